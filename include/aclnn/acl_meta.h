@@ -1,0 +1,105 @@
+/*
+ * aclnn-emu: the aclnn meta API (tensors, host arrays, executors).
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ *
+ * Tensor model (CANN's): a view shape, strides in elements per view dim and an
+ * offset in elements from the data pointer select the elements an operator
+ * reads or writes; storage dims describe the allocation. Element
+ * (i0..ik) lives at data + (offset + sum(i_j * stride_j)) * itemsize.
+ * All handles are checked against a registry: a destroyed or foreign pointer
+ * gets an error status, never a dereference.
+ */
+#ifndef ACLNN_ACL_META_H_
+#define ACLNN_ACL_META_H_
+
+#include "../acl/acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct aclOpExecutor aclOpExecutor;
+typedef struct aclTensor aclTensor;
+typedef struct aclScalar aclScalar;
+typedef struct aclIntArray aclIntArray;
+typedef struct aclFloatArray aclFloatArray;
+typedef struct aclBoolArray aclBoolArray;
+typedef struct aclTensorList aclTensorList;
+typedef struct aclScalarList aclScalarList;
+
+/** Status of every aclnn call: ACLNN_SUCCESS (0) or an ACLNN_ERR_* code (aclnn_base.h). */
+typedef int32_t aclnnStatus;
+
+/** Most dims a tensor's view or storage may have. */
+#define ACLNN_EMU_MAX_DIMS 8
+
+/**
+ * Creates a tensor descriptor. Nothing is copied: the tensor refers to tensorData.
+ * @param viewDims       view shape (may be NULL only when viewDimsNum is 0)
+ * @param stride         strides in elements, one per view dim; NULL means contiguous row-major
+ * @param offset         offset in elements from tensorData
+ * @param storageDims    shape of the allocation (may be NULL only when storageDimsNum is 0)
+ * @returns the tensor, or NULL (message in aclGetRecentErrMsg) for negative dims, strides or offset,
+ *          more than ACLNN_EMU_MAX_DIMS dims, NULL dims with a non-zero count, an unknown data type,
+ *          or byte sizes that overflow int64.
+ */
+ACL_FUNC_VISIBILITY aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum,
+                                               aclDataType dataType, const int64_t *stride, int64_t offset,
+                                               aclFormat format, const int64_t *storageDims,
+                                               uint64_t storageDimsNum, void *tensorData);
+/** Destroys a tensor. @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_NULLPTR; ACLNN_ERR_PARAM_INVALID for a stale handle. */
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor *tensor);
+
+/** Creates a host int64 array (values copied). NULL value is allowed only with size 0. */
+ACL_FUNC_VISIBILITY aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyIntArray(const aclIntArray *array);
+/** Creates a host float array (values copied). */
+ACL_FUNC_VISIBILITY aclFloatArray *aclCreateFloatArray(const float *value, uint64_t size);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyFloatArray(const aclFloatArray *array);
+/** Creates a host bool array (values copied). */
+ACL_FUNC_VISIBILITY aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyBoolArray(const aclBoolArray *array);
+
+/**
+ * Queries. The arrays returned through viewDims, storageDims and stridesValue
+ * are allocated with malloc(); release them with free(). (CANN C++ code that
+ * uses delete[] works with glibc's allocator; AddressSanitizer reports it.)
+ * @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_NULLPTR for NULL arguments;
+ *          ACLNN_ERR_PARAM_INVALID for a stale handle; ACLNN_ERR_INNER on allocation failure.
+ */
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewShape(const aclTensor *tensor, int64_t **viewDims, uint64_t *viewDimsNum);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims,
+                                                   uint64_t *storageDimsNum);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewStrides(const aclTensor *tensor, int64_t **stridesValue, uint64_t *stridesNum);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size);
+
+/**
+ * Makes an executor reusable: phase two no longer releases it, and it lives
+ * until aclDestroyAclOpExecutor. @returns ACLNN_SUCCESS or ACLNN_ERR_PARAM_* for NULL/stale handles.
+ */
+ACL_FUNC_VISIBILITY aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor);
+/** Destroys a repeatable executor (runs already enqueued are unaffected). */
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
+/**
+ * Rebinds the data address of the index-th input (or output) tensor of a
+ * repeatable executor; tensors are numbered in the operator's signature order.
+ * tensor may be NULL or the tensor that was passed at phase one.
+ * @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_NULLPTR; ACLNN_ERR_PARAM_INVALID for an index out of range.
+ */
+ACL_FUNC_VISIBILITY aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, size_t index, aclTensor *tensor,
+                                                      void *addr);
+ACL_FUNC_VISIBILITY aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, size_t index, aclTensor *tensor,
+                                                       void *addr);
+/** Sets / reads the data pointer of a tensor. */
+ACL_FUNC_VISIBILITY aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACLNN_ACL_META_H_ */

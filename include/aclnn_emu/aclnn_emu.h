@@ -1,0 +1,47 @@
+/*
+ * aclnn-emu: emulator-only extensions (not part of CANN).
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ *
+ * CANN programs never need this header. Tools (the Python package, the
+ * `aclnn-emu` command) use it to set the validation switches at run time and
+ * to read the diagnostics report.
+ */
+#ifndef ACLNN_EMU_ACLNN_EMU_H_
+#define ACLNN_EMU_ACLNN_EMU_H_
+
+#include "../acl/acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Version string of the library, e.g. "0.1.0". */
+ACL_FUNC_VISIBILITY const char *aclnnEmuVersion(void);
+
+/**
+ * Sets a switch by the name of its environment variable: "ACLNN_EMU_STRICT",
+ * "ACLNN_EMU_THREADS", "ACLNN_EMU_DEVICE_COUNT" (before aclInit only),
+ * "ASCEND_GLOBAL_LOG_LEVEL", "ASCEND_SLOG_PRINT_TO_STDOUT".
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for an unknown name or a value out of range.
+ */
+ACL_FUNC_VISIBILITY aclError aclnnEmuSetOption(const char *name, int64_t value);
+
+/** Reads a switch (see aclnnEmuSetOption). */
+ACL_FUNC_VISIBILITY aclError aclnnEmuGetOption(const char *name, int64_t *value);
+
+/**
+ * Writes the diagnostics report (APIs called, operators run with times,
+ * warnings, live resources) into buf as NUL-terminated text.
+ * @returns the length the full report needs, excluding the NUL (like snprintf).
+ */
+ACL_FUNC_VISIBILITY size_t aclnnEmuReport(char *buf, size_t cap);
+
+/** Number of live handles (tensors, arrays, executors, streams, device blocks). */
+ACL_FUNC_VISIBILITY uint64_t aclnnEmuLiveHandles(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACLNN_EMU_ACLNN_EMU_H_ */

@@ -1,0 +1,182 @@
+/*
+ * Environment switches (validation-mode.md) and CANN-style log lines.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emu.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static atomic_int cfg_strict;
+static atomic_int cfg_threads;      /* 0: all cores */
+static atomic_int cfg_device_count = 1;
+static atomic_int cfg_log_level = EMU_LOG_ERROR;
+static atomic_int cfg_log_stdout;
+static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Parses a non-negative decimal; returns fallback for anything else. */
+static int env_int(const char *name, int fallback, int lo, int hi)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return fallback;
+    char *end = NULL;
+    long v = strtol(s, &end, 10);
+    if (*end != '\0' || v < lo || v > hi) {
+        fprintf(stderr, "[WARNING] aclnn-emu: ignoring %s=%s (expected an integer in [%d, %d])\n", name, s, lo, hi);
+        return fallback;
+    }
+    return (int)v;
+}
+
+static void load_once(void)
+{
+    atomic_store(&cfg_strict, env_int("ACLNN_EMU_STRICT", 0, 0, 1));
+    atomic_store(&cfg_threads, env_int("ACLNN_EMU_THREADS", 0, 0, 4096));
+    atomic_store(&cfg_device_count, env_int("ACLNN_EMU_DEVICE_COUNT", 1, 1, 64));
+    atomic_store(&cfg_log_level, env_int("ASCEND_GLOBAL_LOG_LEVEL", EMU_LOG_ERROR, 0, 4));
+    atomic_store(&cfg_log_stdout, env_int("ASCEND_SLOG_PRINT_TO_STDOUT", 0, 0, 1));
+}
+
+void emu_config_load(void)
+{
+    pthread_once(&cfg_once, load_once);
+}
+
+int emu_strict(void)
+{
+    emu_config_load();
+    return atomic_load(&cfg_strict);
+}
+
+int emu_threads(void)
+{
+    emu_config_load();
+    return atomic_load(&cfg_threads);
+}
+
+int emu_device_count(void)
+{
+    emu_config_load();
+    return atomic_load(&cfg_device_count);
+}
+
+int emu_kernel_threads(void)
+{
+    int n = emu_threads();
+#ifdef _OPENMP
+    if (n <= 0)
+        n = omp_get_num_procs();
+#endif
+    return n > 0 ? n : 1;
+}
+
+bool emu_log_enabled(int level)
+{
+    emu_config_load();
+    return level >= atomic_load(&cfg_log_level);
+}
+
+double emu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void emu_log(int level, const char *fmt, ...)
+{
+    static const char *const names[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
+    if (!emu_log_enabled(level) || level < 0 || level > EMU_LOG_ERROR)
+        return;
+    char line[2 * EMU_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    FILE *f = atomic_load(&cfg_log_stdout) ? stdout : stderr;
+    /* One lock so that lines from stream workers never interleave. */
+    pthread_mutex_lock(&log_mu);
+    fprintf(f, "[%s] %s\n", names[level], line);
+    fflush(f);
+    pthread_mutex_unlock(&log_mu);
+}
+
+int emu_misuse(int status, const char *api, const char *fmt, ...)
+{
+    char body[EMU_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    emu_diag_warning();
+    if (emu_strict())
+        return emu_error(status, api, "%s (strict mode)", body);
+    emu_log(EMU_LOG_WARNING, "%s: %s", api, body);
+    return 0;
+}
+
+typedef struct option_slot {
+    const char *name;
+    atomic_int *slot;
+    int lo, hi;
+} option_slot;
+
+static const option_slot options[] = {
+    {"ACLNN_EMU_STRICT", &cfg_strict, 0, 1},
+    {"ACLNN_EMU_THREADS", &cfg_threads, 0, 4096},
+    {"ACLNN_EMU_DEVICE_COUNT", &cfg_device_count, 1, 64},
+    {"ASCEND_GLOBAL_LOG_LEVEL", &cfg_log_level, 0, 4},
+    {"ASCEND_SLOG_PRINT_TO_STDOUT", &cfg_log_stdout, 0, 1},
+};
+
+static const option_slot *find_option(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof options / sizeof options[0]; i++)
+        if (strcmp(options[i].name, name) == 0)
+            return &options[i];
+    return NULL;
+}
+
+ACL_FUNC_VISIBILITY aclError aclnnEmuSetOption(const char *name, int64_t value)
+{
+    static const char api[] = "aclnnEmuSetOption";
+    emu_config_load();
+    const option_slot *o = find_option(name);
+    if (!o)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "unknown option \"%s\"", name ? name : "(null)");
+    if (value < o->lo || value > o->hi)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s must be in [%d, %d], got %lld", name, o->lo, o->hi,
+                         (long long)value);
+    atomic_store(o->slot, (int)value);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclnnEmuGetOption(const char *name, int64_t *value)
+{
+    static const char api[] = "aclnnEmuGetOption";
+    emu_config_load();
+    const option_slot *o = find_option(name);
+    if (!o)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "unknown option \"%s\"", name ? name : "(null)");
+    if (!value)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "value is NULL");
+    *value = atomic_load(o->slot);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY const char *aclnnEmuVersion(void)
+{
+    return ACLNN_EMU_VERSION;
+}

@@ -1,0 +1,38 @@
+/*
+ * Per-thread recent error message (aclGetRecentErrMsg) and error reporting.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "emu.h"
+
+/* CANN keeps the message per host thread and clears it when read. */
+static _Thread_local char tl_message[EMU_MSG_MAX];
+static _Thread_local char tl_returned[EMU_MSG_MAX];
+
+void emu_error_set_raw(const char *msg)
+{
+    snprintf(tl_message, sizeof tl_message, "%s", msg);
+}
+
+int emu_error(int status, const char *api, const char *fmt, ...)
+{
+    char body[EMU_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    snprintf(tl_message, sizeof tl_message, "%s: %s", api, body);
+    emu_log(EMU_LOG_ERROR, "%s -> %d", tl_message, status);
+    return status;
+}
+
+ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void)
+{
+    /* Hand out a copy so the caller's pointer stays valid after the clear. */
+    memcpy(tl_returned, tl_message, sizeof tl_returned);
+    tl_message[0] = '\0';
+    return tl_returned;
+}

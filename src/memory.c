@@ -1,0 +1,442 @@
+/*
+ * Device memory: host memory recorded in a registry of blocks so that
+ * tensors, copies and diagnostics can check pointers and bounds.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu.h"
+
+/* Tensor data must be 32-byte aligned on CANN; we give cache lines. */
+#define BLOCK_ALIGN 64
+
+typedef struct block {
+    uintptr_t base;
+    size_t size;
+    bool device;
+    bool owned; /* false: host memory registered with aclrtHostRegister */
+    int refs;   /* registrations of that host memory */
+    int policy;
+    /* The last operator write enqueued on a stream, for the missing-synchronise check. */
+    emu_stream *writer;
+    uint64_t writer_seq;
+    const char *writer_op;
+} block;
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static block *blocks; /* sorted by base */
+static size_t n_blocks, cap_blocks;
+
+/* Index of the block containing p, or -1. Caller holds mu. */
+static ptrdiff_t find_locked(uintptr_t p)
+{
+    size_t lo = 0, hi = n_blocks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (blocks[mid].base <= p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return -1;
+    const block *b = &blocks[lo - 1];
+    return p - b->base < b->size ? (ptrdiff_t)(lo - 1) : -1;
+}
+
+bool emu_mem_find(const void *p, size_t len, emu_block_info *out)
+{
+    pthread_mutex_lock(&mu);
+    ptrdiff_t i = find_locked((uintptr_t)p);
+    bool ok = i >= 0 && len <= blocks[i].size - ((uintptr_t)p - blocks[i].base);
+    if (i >= 0 && out)
+        *out = (emu_block_info){.base = blocks[i].base, .size = blocks[i].size, .device = blocks[i].device};
+    pthread_mutex_unlock(&mu);
+    return ok;
+}
+
+static int add_block(uintptr_t base, size_t size, bool device, bool owned, int policy)
+{
+    pthread_mutex_lock(&mu);
+    if (n_blocks == cap_blocks) {
+        size_t cap = cap_blocks ? 2 * cap_blocks : 64;
+        block *grown = realloc(blocks, cap * sizeof *grown);
+        if (!grown) {
+            pthread_mutex_unlock(&mu);
+            return -1;
+        }
+        blocks = grown;
+        cap_blocks = cap;
+    }
+    size_t i = n_blocks;
+    while (i > 0 && blocks[i - 1].base > base) {
+        blocks[i] = blocks[i - 1];
+        i--;
+    }
+    blocks[i] = (block){.base = base, .size = size, .device = device, .owned = owned, .refs = 1, .policy = policy};
+    n_blocks++;
+    pthread_mutex_unlock(&mu);
+    return 0;
+}
+
+static bool valid_policy(int policy)
+{
+    const int flags = ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
+    return policy >= 0 && (policy & 0xff) <= ACL_MEM_MALLOC_HUGE1G_ONLY_P2P && (policy & ~(flags | 0xff)) == 0;
+}
+
+static aclError allocate(const char *api, void **ptr, size_t size, bool device, int policy)
+{
+    emu_diag_api(api);
+    if (!ptr)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", device ? "devPtr" : "hostPtr");
+    if (size == 0)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "size is 0");
+    if (device && !valid_policy(policy))
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "policy %d is not an aclrtMemMallocPolicy", policy);
+    int32_t dev;
+    int st = device ? emu_current_device(api, &dev) : emu_require_init(api);
+    if (st)
+        return st;
+    if (size > (size_t)PTRDIFF_MAX - BLOCK_ALIGN)
+        return emu_error(ACL_ERROR_BAD_ALLOC, api, "size %zu bytes cannot be allocated", size);
+    void *p = NULL;
+    size_t rounded = (size + BLOCK_ALIGN - 1) / BLOCK_ALIGN * BLOCK_ALIGN;
+    if (posix_memalign(&p, BLOCK_ALIGN, rounded) != 0 || !p)
+        return emu_error(ACL_ERROR_BAD_ALLOC, api, "size %zu bytes cannot be allocated (out of memory)", size);
+    /* A real device does not zero fresh memory; strict mode makes forgotten
+     * initialisation visible as NaN (0xff bytes are NaN in every float type). */
+    if (device && emu_strict())
+        memset(p, 0xff, rounded);
+    if (add_block((uintptr_t)p, size, device, true, policy) != 0) {
+        free(p);
+        return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory recording the block");
+    }
+    *ptr = p;
+    emu_log(EMU_LOG_INFO, "%s size=%zu policy=%d -> 0 (%p)", api, size, policy, p);
+    return ACL_SUCCESS;
+}
+
+static aclError release(const char *api, void *p, bool device)
+{
+    emu_diag_api(api);
+    if (!p)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", device ? "devPtr" : "hostPtr");
+    pthread_mutex_lock(&mu);
+    ptrdiff_t i = find_locked((uintptr_t)p);
+    bool ok = i >= 0 && blocks[i].base == (uintptr_t)p && blocks[i].device == device && blocks[i].owned;
+    if (ok) {
+        memmove(&blocks[i], &blocks[i + 1], (n_blocks - (size_t)i - 1) * sizeof *blocks);
+        n_blocks--;
+    }
+    pthread_mutex_unlock(&mu);
+    if (!ok)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%p is not the start of a live block from %s", p,
+                         device ? "aclrtMalloc" : "aclrtMallocHost");
+    free(p);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    return allocate("aclrtMalloc", devPtr, size, true, (int)policy);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
+{
+    return release("aclrtFree", devPtr, true);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
+{
+    return allocate("aclrtMallocHost", hostPtr, size, false, 0);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
+{
+    return release("aclrtFreeHost", hostPtr, false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr)
+{
+    static const char api[] = "aclrtHostRegister";
+    emu_diag_api(api);
+    if (!ptr || !devPtr)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", ptr ? "devPtr" : "ptr");
+    if (size == 0 || size > (uint64_t)PTRDIFF_MAX)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "size %llu is invalid", (unsigned long long)size);
+    if (type != ACL_HOST_REGISTER_MAPPED)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "type %d is not an aclrtHostRegisterType", (int)type);
+    int st = emu_require_init(api);
+    if (st)
+        return st;
+    uintptr_t a = (uintptr_t)ptr, b = a + (size_t)size;
+    pthread_mutex_lock(&mu);
+    ptrdiff_t i = find_locked(a);
+    if (i >= 0 && !blocks[i].owned && b - blocks[i].base <= blocks[i].size) {
+        blocks[i].refs++; /* inside an existing registration */
+        pthread_mutex_unlock(&mu);
+        *devPtr = ptr;
+        return ACL_SUCCESS;
+    }
+    bool overlap = i >= 0 || (find_locked(b - 1) >= 0);
+    for (size_t j = 0; !overlap && j < n_blocks; j++)
+        overlap = blocks[j].base >= a && blocks[j].base < b;
+    pthread_mutex_unlock(&mu);
+    if (overlap)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "[%p, +%llu) overlaps memory that is already recorded", ptr,
+                         (unsigned long long)size);
+    if (add_block(a, (size_t)size, true, false, 0) != 0)
+        return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory recording the block");
+    *devPtr = ptr;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr)
+{
+    static const char api[] = "aclrtHostUnregister";
+    emu_diag_api(api);
+    pthread_mutex_lock(&mu);
+    ptrdiff_t i = ptr ? find_locked((uintptr_t)ptr) : -1;
+    bool ok = i >= 0 && !blocks[i].owned;
+    if (ok && --blocks[i].refs == 0) {
+        memmove(&blocks[i], &blocks[i + 1], (n_blocks - (size_t)i - 1) * sizeof *blocks);
+        n_blocks--;
+    }
+    pthread_mutex_unlock(&mu);
+    return ok ? ACL_SUCCESS : emu_error(ACL_ERROR_INVALID_PARAM, api, "%p is not registered host memory", ptr);
+}
+
+void emu_mem_note_write(const void *p, emu_stream *s, uint64_t seq, const char *op)
+{
+    pthread_mutex_lock(&mu);
+    ptrdiff_t i = find_locked((uintptr_t)p);
+    if (i >= 0) {
+        blocks[i].writer = s;
+        blocks[i].writer_seq = seq;
+        blocks[i].writer_op = op;
+    }
+    pthread_mutex_unlock(&mu);
+}
+
+void emu_mem_forget_stream(emu_stream *s)
+{
+    pthread_mutex_lock(&mu);
+    for (size_t i = 0; i < n_blocks; i++)
+        if (blocks[i].writer == s)
+            blocks[i].writer = NULL;
+    pthread_mutex_unlock(&mu);
+}
+
+int emu_mem_check_read(const void *p, size_t len, const char *api)
+{
+    (void)len;
+    pthread_mutex_lock(&mu);
+    ptrdiff_t i = find_locked((uintptr_t)p);
+    emu_stream *w = i >= 0 ? blocks[i].writer : NULL;
+    uint64_t seq = i >= 0 ? blocks[i].writer_seq : 0;
+    const char *op = i >= 0 ? blocks[i].writer_op : NULL;
+    pthread_mutex_unlock(&mu);
+    if (!w || emu_stream_host_synced(w, seq))
+        return 0;
+    int st = emu_misuse(ACL_ERROR_INVALID_PARAM, api,
+                        "reads device memory %p that %s, enqueued on stream %p, writes; the host has not "
+                        "synchronised with that stream since (missing aclrtSynchronizeStream?)",
+                        p, op, (void *)w);
+    if (st == 0)
+        emu_stream_wait(w, seq); /* normal mode: warn, then read the finished result deterministically */
+    return st;
+}
+
+/* Checks that [p, p+len) is either wholly inside one block or outside all blocks. */
+static int check_range(const char *api, const char *param, const void *p, size_t len, bool *is_device)
+{
+    emu_block_info b;
+    bool inside = emu_mem_find(p, len, &b);
+    if (!inside && emu_mem_find(p, 0, &b))
+        return emu_error(ACL_ERROR_INVALID_PARAM, api,
+                         "%s range [%p, +%zu) runs past the end of its %zu-byte block at %p", param, p, len, b.size,
+                         (void *)b.base);
+    *is_device = inside && b.device;
+    return 0;
+}
+
+static const char *const kind_names[] = {"ACL_MEMCPY_HOST_TO_HOST",
+                                         "ACL_MEMCPY_HOST_TO_DEVICE",
+                                         "ACL_MEMCPY_DEVICE_TO_HOST",
+                                         "ACL_MEMCPY_DEVICE_TO_DEVICE",
+                                         "ACL_MEMCPY_DEFAULT",
+                                         "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE",
+                                         "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE",
+                                         "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE"};
+
+/* The checks shared by the synchronous and asynchronous copies. */
+static int check_copy(const char *api, void *dst, size_t destMax, const void *src, size_t count, int kind)
+{
+    if (!dst)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "dst is NULL");
+    if (!src)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "src is NULL");
+    if (count > destMax)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "count %zu exceeds destMax %zu", count, destMax);
+    if (kind < 0 || kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "kind %d is not an aclrtMemcpyKind", kind);
+    bool dst_dev, src_dev;
+    int st = check_range(api, "dst", dst, count, &dst_dev);
+    if (!st)
+        st = check_range(api, "src", src, count, &src_dev);
+    if (st)
+        return st;
+    int want_src = -1, want_dst = -1; /* -1: either, 0: host, 1: device */
+    switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: want_src = 0; want_dst = 0; break;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: want_src = 0; want_dst = 1; break;
+    case ACL_MEMCPY_DEVICE_TO_HOST: want_src = 1; want_dst = 0; break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+    case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: want_src = 1; want_dst = 1; break;
+    default: break;
+    }
+    if ((want_src >= 0 && want_src != src_dev) || (want_dst >= 0 && want_dst != dst_dev)) {
+        st = emu_misuse(ACL_ERROR_INVALID_PARAM, api,
+                        "kind %s disagrees with the pointers: src %p is %s memory, dst %p is %s memory",
+                        kind_names[kind], src, src_dev ? "device" : "host", dst, dst_dev ? "device" : "host");
+        if (st)
+            return st;
+    }
+    return 0;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                                         aclrtMemcpyKind kind)
+{
+    static const char api[] = "aclrtMemcpy";
+    emu_diag_api(api);
+    int st = emu_require_init(api);
+    if (!st)
+        st = check_copy(api, dst, destMax, src, count, (int)kind);
+    if (!st)
+        st = emu_mem_check_read(src, count, api);
+    if (st)
+        return st;
+    if (count)
+        memmove(dst, src, count);
+    return ACL_SUCCESS;
+}
+
+typedef struct copy_task {
+    void *dst;
+    const void *src;
+    size_t count;
+    int value; /* memset when src is NULL */
+} copy_task;
+
+static int run_copy(void *ctx, char *msg, size_t cap)
+{
+    (void)msg;
+    (void)cap;
+    copy_task *t = ctx;
+    if (t->src)
+        memmove(t->dst, t->src, t->count);
+    else
+        memset(t->dst, t->value, t->count);
+    return 0;
+}
+
+static aclError enqueue_copy(const char *api, aclrtStream stream, void *dst, const void *src, size_t count, int value)
+{
+    emu_stream *s;
+    int st = emu_stream_resolve(stream, api, ACL_ERROR_INVALID_PARAM, &s);
+    if (st)
+        return st;
+    if (count == 0)
+        return ACL_SUCCESS;
+    copy_task *t = malloc(sizeof *t);
+    if (!t)
+        return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
+    *t = (copy_task){.dst = dst, .src = src, .count = count, .value = value};
+    uint64_t seq;
+    st = emu_stream_enqueue(s, run_copy, free, t, &seq);
+    if (st)
+        return emu_error(st, api, "out of memory enqueuing the copy");
+    emu_mem_note_write(dst, s, seq, api);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                                              aclrtMemcpyKind kind, aclrtStream stream)
+{
+    static const char api[] = "aclrtMemcpyAsync";
+    emu_diag_api(api);
+    int st = emu_require_init(api);
+    if (!st)
+        st = check_copy(api, dst, destMax, src, count, (int)kind);
+    return st ? st : enqueue_copy(api, stream, dst, src, count, 0);
+}
+
+static int check_set(const char *api, void *devPtr, size_t maxCount, size_t count)
+{
+    if (!devPtr)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "devPtr is NULL");
+    if (count > maxCount)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "count %zu exceeds maxCount %zu", count, maxCount);
+    bool dev;
+    return check_range(api, "devPtr", devPtr, count, &dev);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+{
+    static const char api[] = "aclrtMemset";
+    emu_diag_api(api);
+    int st = emu_require_init(api);
+    if (!st)
+        st = check_set(api, devPtr, maxCount, count);
+    if (st)
+        return st;
+    if (count)
+        memset(devPtr, value, count);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+                                              aclrtStream stream)
+{
+    static const char api[] = "aclrtMemsetAsync";
+    emu_diag_api(api);
+    int st = emu_require_init(api);
+    if (!st)
+        st = check_set(api, devPtr, maxCount, count);
+    return st ? st : enqueue_copy(api, stream, devPtr, NULL, count, value);
+}
+
+size_t emu_mem_live_blocks(char *buf, size_t cap, size_t *used)
+{
+    pthread_mutex_lock(&mu);
+    size_t n = n_blocks;
+    for (size_t i = 0; buf && i < n_blocks; i++) {
+        int w = snprintf(*used < cap ? buf + *used : NULL, *used < cap ? cap - *used : 0,
+                         "  leaked %s memory %p (%zu bytes) created by %s\n", blocks[i].device ? "device" : "host",
+                         (void *)blocks[i].base, blocks[i].size,
+                         !blocks[i].owned ? "aclrtHostRegister" : blocks[i].device ? "aclrtMalloc" : "aclrtMallocHost");
+        if (w > 0)
+            *used += (size_t)w;
+    }
+    pthread_mutex_unlock(&mu);
+    return n;
+}
+
+void emu_mem_release_all(void)
+{
+    pthread_mutex_lock(&mu);
+    for (size_t i = 0; i < n_blocks; i++)
+        if (blocks[i].owned)
+            free((void *)blocks[i].base);
+    n_blocks = 0;
+    pthread_mutex_unlock(&mu);
+}

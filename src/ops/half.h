@@ -1,0 +1,68 @@
+/*
+ * float16 / bfloat16 <-> float32 conversions, round to nearest even.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef ACLNN_EMU_HALF_H_
+#define ACLNN_EMU_HALF_H_
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline float emu_bits_to_f32(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+static inline uint32_t emu_f32_to_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+static inline float emu_bf16_to_f32(uint16_t h)
+{
+    return emu_bits_to_f32((uint32_t)h << 16);
+}
+
+static inline uint16_t emu_f32_to_bf16(float f)
+{
+    uint32_t x = emu_f32_to_bits(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((x >> 16) | 0x40u); /* quiet NaN, sign kept */
+    x += 0x7fffu + ((x >> 16) & 1u);
+    return (uint16_t)(x >> 16);
+}
+
+static inline float emu_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+    if (exp == 0x1f)
+        return emu_bits_to_f32(sign | 0x7f800000u | (mant << 13));
+    if (exp != 0)
+        return emu_bits_to_f32(sign | ((exp + 112u) << 23) | (mant << 13));
+    float v = (float)mant * 0x1p-24f; /* zero or subnormal: exact */
+    return emu_bits_to_f32(sign | emu_f32_to_bits(v));
+}
+
+static inline uint16_t emu_f32_to_f16(float f)
+{
+    uint32_t x = emu_f32_to_bits(f);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+    uint32_t ax = x & 0x7fffffffu;
+    if (ax > 0x7f800000u)
+        return sign | 0x7e00u; /* NaN */
+    if (ax >= 0x477ff000u)
+        return sign | 0x7c00u; /* rounds to infinity (65520 ties to even = inf) */
+    if (ax < 0x38800000u)      /* below 2^-14: subnormal result, exact scaling then RNE */
+        return sign | (uint16_t)nearbyintf(emu_bits_to_f32(ax) * 0x1p24f);
+    ax += 0xfffu + ((ax >> 13) & 1u);
+    return sign | (uint16_t)((ax - 0x38000000u) >> 13);
+}
+
+#endif /* ACLNN_EMU_HALF_H_ */

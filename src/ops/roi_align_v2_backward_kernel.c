@@ -1,0 +1,485 @@
+/*
+ * RoIAlign backward kernel.
+ *
+ * The bilinear weight of a sample factorises into a y part and an x part,
+ * and so does the "sample lands on the map" rule; so a bin's whole update is
+ * g * outer(wy, wx), where wy (wx) is the sum over the bin's samples of their
+ * y (x) weights. We compute those per-axis weights once per box (shared by
+ * all channels), in closed form per pixel cell -- bilinear interpolation is
+ * linear inside a cell, so c samples in one cell weigh as c samples at their
+ * mean -- which makes the cost O(pixels touched), not O(samples): a box of
+ * 1e9 pixels or samplingRatio = 1e12 costs no more than the map it covers.
+ *
+ * Each thread owns whole (image, channel) planes of gradInput and applies
+ * the boxes of that image in index order: no atomics, bitwise identical
+ * results for any thread count. Per box we pick the cheaper of two ways to
+ * apply the outer products: per bin (sum over bins of |wy| * |wx|), or
+ * separably, reducing each bin row along x first (T = G * Wx) and then
+ * spreading T's rows along y.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "roi_align_v2_backward.h"
+
+/* Box chunks keep the per-axis weights of a batch of boxes in memory. */
+#define CHUNK_MAX_WEIGHTS ((int64_t)1 << 23)
+#define CHUNK_MAX_BINS ((int64_t)1 << 20)
+
+/* Samples of one bin along one axis: start + (m + 0.5) * step, m in [0, count). */
+typedef struct axis_samples {
+    double start, step, count, norm;
+} axis_samples;
+
+/* Where, along one axis of length extent, a bin's samples land. */
+typedef struct axis_range {
+    double m_lo, m_hi; /* samples inside [-1, extent], ascending positions */
+    int64_t first, len; /* pixels touched */
+} axis_range;
+
+static double position(const axis_samples *s, double m)
+{
+    return s->start + (m + 0.5) * s->step;
+}
+
+/* Orders positions ascending (a negative step lists the same points backwards). */
+static axis_samples ascending(axis_samples s)
+{
+    if (s.step < 0) {
+        s.start += s.step * s.count;
+        s.step = -s.step;
+    }
+    return s;
+}
+
+/* First sample index m in [r->m_lo, r->m_hi + 1] whose position is >= bound. */
+static double first_at_or_above(const axis_samples *s, const axis_range *r, double bound)
+{
+    if (s->step == 0)
+        return s->start >= bound ? r->m_lo : r->m_hi + 1;
+    double m = ceil((bound - s->start) / s->step - 0.5);
+    return m < r->m_lo ? r->m_lo : m > r->m_hi + 1 ? r->m_hi + 1 : m;
+}
+
+static int64_t pixel_of(double pos, int64_t extent)
+{
+    if (pos <= 0)
+        return 0;
+    if (pos >= (double)(extent - 1))
+        return extent - 1;
+    return (int64_t)floor(pos);
+}
+
+/* The samples inside [-1, extent] and the pixels they reach (spec: no
+ * contribution beyond -1 or extent; clamped to [0, extent-1] otherwise). */
+static axis_range range_of(const axis_samples *s, int64_t extent)
+{
+    axis_range r = {0, -1, 0, 0};
+    double ext = (double)extent;
+    if (s->step == 0) {
+        if (s->start + 0 < -1.0 || s->start > ext)
+            return r;
+        r.m_hi = s->count - 1;
+    } else {
+        r.m_lo = fmax(0.0, ceil((-1.0 - s->start) / s->step - 0.5));
+        r.m_hi = fmin(s->count - 1, floor((ext - s->start) / s->step - 0.5));
+        /* Rounding in the division: settle the boundary samples by their positions. */
+        if (r.m_lo <= r.m_hi && position(s, r.m_lo) < -1.0)
+            r.m_lo += 1;
+        if (r.m_lo <= r.m_hi && position(s, r.m_hi) > ext)
+            r.m_hi -= 1;
+        if (!(r.m_lo <= r.m_hi))
+            return (axis_range){0, -1, 0, 0};
+    }
+    int64_t a = pixel_of(position(s, r.m_lo), extent);
+    int64_t b = pixel_of(position(s, r.m_hi), extent);
+    if (b + 1 < extent && position(s, r.m_hi) >= 0)
+        b++; /* the upper neighbour of the last cell */
+    r.first = a;
+    r.len = b - a + 1;
+    return r;
+}
+
+/* Adds v at pixel idx of a weight row covering [base, base + len). Rounding in
+ * first_at_or_above can move a sample across a cell edge (harmlessly: the
+ * weights are continuous there), so clamp rather than trust the index. */
+static inline void add_weight(double *acc, int64_t base, int64_t len, int64_t idx, double v)
+{
+    idx -= base;
+    acc[idx < 0 ? 0 : idx >= len ? len - 1 : idx] += v;
+}
+
+/* Writes the summed, normalised weights of pixels [r->first, r->first + r->len). */
+static void weights_of(const axis_samples *s, const axis_range *r, int64_t extent, float *w)
+{
+    double acc_buf[64];
+    double *acc = r->len <= 64 ? acc_buf : calloc((size_t)r->len, sizeof *acc);
+    if (!acc) {
+        /* Cannot happen in practice (len <= extent); fall back to float accumulation. */
+        memset(w, 0, (size_t)r->len * sizeof *w);
+        return;
+    }
+    memset(acc, 0, (size_t)r->len * sizeof *acc);
+    const int64_t base = r->first;
+    /* Left of 0 (clamped to pixel 0, weight 1). */
+    double m = first_at_or_above(s, r, 0.0);
+    if (m > r->m_lo)
+        add_weight(acc, base, r->len, 0, m - r->m_lo);
+    /* Interior cells [k, k+1): linear, so c samples weigh as c samples at their mean. */
+    if (m <= r->m_hi) {
+        for (int64_t k = pixel_of(position(s, m), extent); k <= extent - 2; k++) {
+            double mb = first_at_or_above(s, r, (double)(k + 1));
+            if (mb > m) {
+                double c = mb - m;
+                double f = position(s, 0.5 * (m + mb) - 0.5) - (double)k;
+                f = f < 0 ? 0 : f > 1 ? 1 : f;
+                add_weight(acc, base, r->len, k, c * (1.0 - f));
+                add_weight(acc, base, r->len, k + 1, c * f);
+            }
+            m = mb;
+            if (m > r->m_hi)
+                break;
+        }
+    }
+    /* [extent-1, extent]: clamped to the last pixel, weight 1. */
+    if (m <= r->m_hi)
+        add_weight(acc, base, r->len, extent - 1, r->m_hi + 1 - m);
+    for (int64_t i = 0; i < r->len; i++)
+        w[i] = (float)(acc[i] * s->norm);
+    if (acc != acc_buf)
+        free(acc);
+}
+
+/* A box's geometry: its image and the samples of bin 0 on each axis. */
+typedef struct box_geom {
+    int64_t image; /* -1: the box contributes nothing */
+    double y1, bin_h, x1, bin_w;
+    double count_h, count_w;
+} box_geom;
+
+static box_geom box_geometry(const roi_plan *p, const float *row, int64_t col_stride)
+{
+    box_geom g = {.image = -1};
+    double id = floor((double)row[0]);
+    if (!(id >= 0 && id < (double)p->batch))
+        return g;
+    double off = p->aligned ? 0.5 : 0.0, sc = p->spatial_scale;
+    double x1 = row[1 * col_stride] * sc - off, y1 = row[2 * col_stride] * sc - off;
+    double x2 = row[3 * col_stride] * sc - off, y2 = row[4 * col_stride] * sc - off;
+    double w = x2 - x1, h = y2 - y1;
+    if (!p->aligned) {
+        w = fmax(w, 1.0);
+        h = fmax(h, 1.0);
+    }
+    g.bin_h = h / (double)p->pooled_h;
+    g.bin_w = w / (double)p->pooled_w;
+    g.count_h = p->sampling_ratio > 0 ? (double)p->sampling_ratio : ceil(g.bin_h);
+    g.count_w = p->sampling_ratio > 0 ? (double)p->sampling_ratio : ceil(g.bin_w);
+    g.y1 = y1;
+    g.x1 = x1;
+    if (!isfinite(x1) || !isfinite(y1) || !isfinite(g.bin_h) || !isfinite(g.bin_w) || !(g.count_h > 0) ||
+        !(g.count_w > 0))
+        return g; /* NaN/Inf coordinates, or no samples (CANN/torchvision: skip) */
+    g.image = (int64_t)id;
+    return g;
+}
+
+static axis_samples bin_samples(double origin, double bin, double count, int64_t index)
+{
+    return ascending((axis_samples){
+        .start = origin + (double)index * bin, .step = bin / count, .count = count, .norm = 1.0 / count});
+}
+
+/* Per-axis weights of every bin of a chunk of boxes. */
+typedef struct bin_weights {
+    int64_t first, len, off; /* pixels [first, first+len), weights at pool[off] */
+} bin_weights;
+
+typedef struct chunk {
+    int64_t k0, k1;      /* boxes [k0, k1) */
+    bin_weights *bins;   /* (k1 - k0) * (pooled_h + pooled_w): y bins, then x bins */
+    float *pool;
+    bool *separable;     /* per box: apply separably (else per bin) */
+    int64_t *order;      /* boxes of the chunk grouped by image, index order within */
+    int64_t *img_first;  /* batch + 1 */
+} chunk;
+
+/* How many weights box k needs, and fills its bin ranges. */
+static int64_t box_ranges(const roi_plan *p, const box_geom *g, bin_weights *bins)
+{
+    int64_t total = 0;
+    for (int64_t i = 0; i < p->pooled_h + p->pooled_w; i++) {
+        bool is_y = i < p->pooled_h;
+        axis_samples s = is_y ? bin_samples(g->y1, g->bin_h, g->count_h, i)
+                              : bin_samples(g->x1, g->bin_w, g->count_w, i - p->pooled_h);
+        axis_range r = g->image >= 0 ? range_of(&s, is_y ? p->height : p->width) : (axis_range){0, -1, 0, 0};
+        bins[i] = (bin_weights){.first = r.first, .len = r.len, .off = total};
+        total += r.len;
+    }
+    return total;
+}
+
+/* Cost model of the two ways to apply a box (multiply-adds). */
+static bool prefer_separable(const roi_plan *p, const bin_weights *bins)
+{
+    int64_t sum_y = 0, sum_x = 0, lo = INT64_MAX, hi = 0, rows = 0;
+    for (int64_t i = 0; i < p->pooled_h; i++) {
+        sum_y += bins[i].len;
+        rows += bins[i].len > 0;
+    }
+    for (int64_t i = p->pooled_h; i < p->pooled_h + p->pooled_w; i++) {
+        if (!bins[i].len)
+            continue;
+        sum_x += bins[i].len;
+        lo = bins[i].first < lo ? bins[i].first : lo;
+        hi = bins[i].first + bins[i].len > hi ? bins[i].first + bins[i].len : hi;
+    }
+    if (!sum_x || !sum_y)
+        return false;
+    double per_bin = (double)sum_y * (double)sum_x;
+    double separable = (double)rows * (double)sum_x + (double)sum_y * (double)(hi - lo) + (double)rows * (hi - lo);
+    return separable < per_bin;
+}
+
+/* The plane update of one box, for one channel. sx is the x stride of gradInput
+ * (1 when rows are contiguous: the inline copy for sx == 1 vectorises). */
+static inline void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, const float *g, int64_t g_sh,
+                             int64_t g_sw, float *plane, int64_t sy, int64_t sx, float *tmp)
+{
+    const bin_weights *by = ch->bins + kk * (p->pooled_h + p->pooled_w), *bx = by + p->pooled_h;
+    if (!ch->separable[kk]) {
+        for (int64_t ph = 0; ph < p->pooled_h; ph++) {
+            if (!by[ph].len)
+                continue;
+            const float *wy = ch->pool + by[ph].off;
+            for (int64_t pw = 0; pw < p->pooled_w; pw++) {
+                if (!bx[pw].len)
+                    continue;
+                const float gv = g[ph * g_sh + pw * g_sw];
+                const float *wx = ch->pool + bx[pw].off;
+                const int64_t nx = bx[pw].len;
+                for (int64_t r = 0; r < by[ph].len; r++) {
+                    const float a = gv * wy[r];
+                    float *row = plane + (by[ph].first + r) * sy + bx[pw].first * sx;
+                    for (int64_t x = 0; x < nx; x++)
+                        row[x * sx] += a * wx[x];
+                }
+            }
+        }
+        return;
+    }
+    int64_t lo = INT64_MAX, hi = 0;
+    for (int64_t pw = 0; pw < p->pooled_w; pw++) {
+        if (!bx[pw].len)
+            continue;
+        lo = bx[pw].first < lo ? bx[pw].first : lo;
+        hi = bx[pw].first + bx[pw].len > hi ? bx[pw].first + bx[pw].len : hi;
+    }
+    const int64_t span = hi - lo;
+    for (int64_t ph = 0; ph < p->pooled_h; ph++) {
+        if (!by[ph].len)
+            continue;
+        memset(tmp, 0, (size_t)span * sizeof *tmp);
+        for (int64_t pw = 0; pw < p->pooled_w; pw++) {
+            if (!bx[pw].len)
+                continue;
+            const float gv = g[ph * g_sh + pw * g_sw];
+            const float *wx = ch->pool + bx[pw].off;
+            float *t = tmp + (bx[pw].first - lo);
+            for (int64_t x = 0; x < bx[pw].len; x++)
+                t[x] += gv * wx[x];
+        }
+        const float *wy = ch->pool + by[ph].off;
+        for (int64_t r = 0; r < by[ph].len; r++) {
+            const float a = wy[r];
+            float *row = plane + (by[ph].first + r) * sy + lo * sx;
+            for (int64_t x = 0; x < span; x++)
+                row[x * sx] += a * tmp[x];
+        }
+    }
+}
+
+static void zero_plane(float *plane, int64_t h, int64_t w, int64_t sy, int64_t sx)
+{
+    for (int64_t y = 0; y < h; y++) {
+        float *row = plane + y * sy;
+        if (sx == 1)
+            memset(row, 0, (size_t)w * sizeof *row);
+        else
+            for (int64_t x = 0; x < w; x++)
+                row[x * sx] = 0.0f;
+    }
+}
+
+static void chunk_free(chunk *ch)
+{
+    free(ch->bins);
+    free(ch->pool);
+    free(ch->separable);
+    free(ch->order);
+    free(ch->img_first);
+    memset(ch, 0, sizeof *ch);
+}
+
+int roi_align_v2_backward_kernel(const aclTensor *grad_output, const aclTensor *boxes, const aclTensor *grad_input,
+                                 const roi_plan *p, char *msg, size_t cap)
+{
+    const int64_t B = p->batch, C = p->channels, H = p->height, W = p->width, K = p->boxes;
+    const int64_t PH = p->pooled_h, PW = p->pooled_w, nbins = PH + PW;
+    if (emu_tensor_numel(grad_input) == 0)
+        return 0;
+    float *gi = (float *)grad_input->data + grad_input->offset;
+    const int64_t gi_sb = grad_input->strides[0], gi_sc = grad_input->strides[1];
+    const int64_t gi_sy = grad_input->strides[2], gi_sx = grad_input->strides[3];
+    const bool any_boxes = emu_tensor_numel(grad_output) > 0 && emu_tensor_numel(boxes) > 0;
+    const float *go = any_boxes ? (const float *)grad_output->data + grad_output->offset : NULL;
+    const float *bx = any_boxes ? (const float *)boxes->data + boxes->offset : NULL;
+    const int64_t go_sk = grad_output->strides[0], go_sc = grad_output->strides[1];
+    const int64_t go_sh = grad_output->strides[2], go_sw = grad_output->strides[3];
+    const int64_t nk = any_boxes ? K : 0;
+
+    /* Geometry of every box; misuse (bad image id, NaN/Inf) is reported, the box skipped. */
+    box_geom *geo = malloc((size_t)(nk ? nk : 1) * sizeof *geo);
+    if (!geo) {
+        snprintf(msg, cap, "out of memory for %lld box geometries", (long long)nk);
+        return ACLNN_ERR_INNER;
+    }
+    int64_t bad = 0, first_bad = -1;
+    for (int64_t k = 0; k < nk; k++) {
+        const float *row = bx + k * boxes->strides[0];
+        geo[k] = box_geometry(p, row, boxes->strides[1]);
+        double id = row[0];
+        bool misuse = !(floor(id) >= 0 && floor(id) < (double)B);
+        for (int j = 1; j < 5; j++)
+            misuse |= !isfinite(row[j * boxes->strides[1]]);
+        if (misuse && bad++ == 0)
+            first_bad = k;
+    }
+    if (bad) {
+        const float *row = bx + first_bad * boxes->strides[0];
+        const int64_t cs = boxes->strides[1];
+        char what[256];
+        snprintf(what, sizeof what,
+                 "%lld box(es) have an image id outside [0, %lld) or non-finite coordinates and are skipped; first: "
+                 "box %lld = (%g, %g, %g, %g, %g)",
+                 (long long)bad, (long long)B, (long long)first_bad, (double)row[0], (double)row[cs],
+                 (double)row[2 * cs], (double)row[3 * cs], (double)row[4 * cs]);
+        emu_diag_warning();
+        if (emu_strict()) {
+            free(geo);
+            snprintf(msg, cap, "aclnnRoiAlignV2Backward: %s (strict mode)", what);
+            return ACLNN_ERR_PARAM_INVALID;
+        }
+        emu_log(EMU_LOG_WARNING, "aclnnRoiAlignV2Backward: %s", what);
+    }
+
+    int status = 0;
+    int64_t k0 = 0;
+    bool first_chunk = true;
+    bin_weights *scratch = malloc((size_t)(nbins + 1) * sizeof *scratch);
+    if (!scratch)
+        status = ACLNN_ERR_INNER;
+    /* One pass per chunk of boxes; the first also zeroes gradInput. */
+    while (!status && (first_chunk || k0 < nk)) {
+        chunk ch = {0};
+        int64_t weights = 0, k1 = k0;
+        while (k1 < nk && (k1 == k0 || (k1 - k0 + 1) * nbins <= CHUNK_MAX_BINS)) {
+            int64_t need = box_ranges(p, &geo[k1], scratch);
+            if (k1 > k0 && weights + need > CHUNK_MAX_WEIGHTS)
+                break;
+            weights += need;
+            k1++;
+        }
+        ch.k0 = k0;
+        ch.k1 = k1;
+        const int64_t nb = k1 - k0;
+        ch.bins = malloc((size_t)(nb * nbins + 1) * sizeof *ch.bins);
+        ch.pool = malloc((size_t)(weights + 1) * sizeof *ch.pool);
+        ch.separable = malloc((size_t)(nb + 1) * sizeof *ch.separable);
+        ch.order = malloc((size_t)(nb + 1) * sizeof *ch.order);
+        ch.img_first = calloc((size_t)B + 2, sizeof *ch.img_first);
+        if (!ch.bins || !ch.pool || !ch.separable || !ch.order || !ch.img_first) {
+            chunk_free(&ch);
+            status = ACLNN_ERR_INNER;
+            break;
+        }
+        /* Bin ranges and weight offsets (serial: prefix sums), then weights (parallel). */
+        int64_t off = 0;
+        for (int64_t kk = 0; kk < nb; kk++) {
+            bin_weights *b = ch.bins + kk * nbins;
+            int64_t need = box_ranges(p, &geo[k0 + kk], b);
+            for (int64_t i = 0; i < nbins; i++)
+                b[i].off += off;
+            off += need;
+            ch.separable[kk] = prefer_separable(p, b);
+            if (geo[k0 + kk].image >= 0)
+                ch.img_first[geo[k0 + kk].image + 1]++;
+        }
+        for (int64_t b = 0; b < B; b++)
+            ch.img_first[b + 1] += ch.img_first[b];
+        for (int64_t kk = 0; kk < nb; kk++)
+            if (geo[k0 + kk].image >= 0)
+                ch.order[ch.img_first[geo[k0 + kk].image]++] = kk;
+        /* img_first was advanced by the fill above; shift it back. */
+        for (int64_t b = B; b > 0; b--)
+            ch.img_first[b] = ch.img_first[b - 1];
+        ch.img_first[0] = 0;
+
+#pragma omp parallel for schedule(dynamic, 16) num_threads(emu_kernel_threads())
+        for (int64_t kk = 0; kk < nb; kk++) {
+            const box_geom *g = &geo[k0 + kk];
+            if (g->image < 0)
+                continue;
+            const bin_weights *b = ch.bins + kk * nbins;
+            for (int64_t i = 0; i < nbins; i++) {
+                if (!b[i].len)
+                    continue;
+                bool is_y = i < PH;
+                axis_samples s = is_y ? bin_samples(g->y1, g->bin_h, g->count_h, i)
+                                      : bin_samples(g->x1, g->bin_w, g->count_w, i - PH);
+                axis_range r = range_of(&s, is_y ? H : W);
+                weights_of(&s, &r, is_y ? H : W, ch.pool + b[i].off);
+            }
+        }
+
+        /* Scatter: one task per (image, channel) plane. */
+#pragma omp parallel num_threads(emu_kernel_threads())
+        {
+            float *tmp = malloc((size_t)(W + 1) * sizeof *tmp);
+            if (!tmp) {
+#pragma omp atomic write
+                status = ACLNN_ERR_INNER;
+            }
+#pragma omp for schedule(dynamic, 1)
+            for (int64_t t = 0; t < B * C; t++) {
+                if (!tmp)
+                    continue;
+                const int64_t b = t / C, c = t % C;
+                float *plane = gi + b * gi_sb + c * gi_sc;
+                if (first_chunk)
+                    zero_plane(plane, H, W, gi_sy, gi_sx);
+                for (int64_t i = ch.img_first[b]; i < ch.img_first[b + 1]; i++) {
+                    const int64_t kk = ch.order[i];
+                    const float *g = go + (k0 + kk) * go_sk + c * go_sc;
+                    if (gi_sx == 1)
+                        apply_box(p, &ch, kk, g, go_sh, go_sw, plane, gi_sy, 1, tmp);
+                    else
+                        apply_box(p, &ch, kk, g, go_sh, go_sw, plane, gi_sy, gi_sx, tmp);
+                }
+            }
+            free(tmp);
+        }
+        chunk_free(&ch);
+        first_chunk = false;
+        k0 = k1;
+    }
+    if (status)
+        snprintf(msg, cap, "aclnnRoiAlignV2Backward: out of memory for the box weights");
+    free(scratch);
+    free(geo);
+    return status;
+}
