@@ -172,7 +172,7 @@ int main()
     // (image_id, x1, y1, x2, y2) in image coordinates
     std::vector<float> boxes = {0, 1.0f, 2.0f, 20.0f, 18.0f,   1, 8.0f, 4.0f, 30.0f, 31.0f,
                                 0, -6.0f, -3.0f, 9.0f, 5.0f,  1, 25.0f, 25.0f, 40.0f, 44.0f,
-                                1.7f, 3.0f, 3.0f, 3.5f, 3.2f, 5, 0.0f, 0.0f, 8.0f, 8.0f};
+                                1.7f, 3.0f, 3.0f, 3.5f, 3.2f, 0, 0.0f, 0.0f, 8.0f, 8.0f};
     int failures = 0;
     failures += RunCase(stream, 2, 3, 16, 16, boxes, 2, 2, 0.5f, 2, true) != 0;
     failures += RunCase(stream, 2, 3, 16, 16, boxes, 3, 3, 0.5f, 0, false) != 0;

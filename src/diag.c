@@ -6,6 +6,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emu.h"
@@ -21,7 +22,8 @@ typedef struct counter {
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static counter apis[MAX_NAMES], ops[MAX_NAMES];
 static size_t n_apis, n_ops;
-static uint64_t warnings;
+static uint64_t warnings, errors;
+static char *finalize_leaks; /* the leak report of the last aclFinalize */
 
 static void bump(counter *table, size_t *n, const char *name, double seconds)
 {
@@ -55,6 +57,25 @@ void emu_diag_warning(void)
     pthread_mutex_unlock(&mu);
 }
 
+void emu_diag_error(void)
+{
+    pthread_mutex_lock(&mu);
+    errors++;
+    pthread_mutex_unlock(&mu);
+}
+
+void emu_diag_leaks(const char *text)
+{
+    size_t n = strlen(text);
+    char *copy = malloc(n + 1);
+    if (copy)
+        memcpy(copy, text, n + 1);
+    pthread_mutex_lock(&mu);
+    free(finalize_leaks);
+    finalize_leaks = copy;
+    pthread_mutex_unlock(&mu);
+}
+
 #define APPEND(...)                                                                                      \
     do {                                                                                                 \
         int w_ = snprintf(used < cap ? buf + used : NULL, used < cap ? cap - used : 0, __VA_ARGS__);    \
@@ -71,12 +92,15 @@ ACL_FUNC_VISIBILITY size_t aclnnEmuReport(char *buf, size_t cap)
     APPEND("aclnn-emu report\n");
     APPEND("APIs called:\n");
     for (size_t i = 0; i < n_apis; i++)
-        APPEND("  %-48s %8llu\n", apis[i].name, (unsigned long long)apis[i].calls);
+        APPEND("  %-52s %8llu\n", apis[i].name, (unsigned long long)apis[i].calls);
     APPEND("operators run:\n");
     for (size_t i = 0; i < n_ops; i++)
-        APPEND("  %-48s %8llu  %10.3f ms total\n", ops[i].name, (unsigned long long)ops[i].calls,
+        APPEND("  %-52s %8llu  %10.3f ms total\n", ops[i].name, (unsigned long long)ops[i].calls,
                1e3 * ops[i].seconds);
+    APPEND("errors returned: %llu\n", (unsigned long long)errors);
     APPEND("warnings: %llu\n", (unsigned long long)warnings);
+    if (finalize_leaks)
+        APPEND("leaked at aclFinalize:\n%s", finalize_leaks);
     pthread_mutex_unlock(&mu);
     APPEND("live resources:\n");
     size_t live = 0;
@@ -88,6 +112,24 @@ ACL_FUNC_VISIBILITY size_t aclnnEmuReport(char *buf, size_t cap)
     if (cap)
         buf[used < cap ? used : cap - 1] = '\0';
     return used;
+}
+
+/* `aclnn-emu run` asks for the report through the environment; written when
+ * the program exits normally (also when it never called aclFinalize). */
+__attribute__((destructor)) static void write_report_at_exit(void)
+{
+    const char *path = getenv("ACLNN_EMU_REPORT_FILE");
+    if (!path || !*path)
+        return;
+    size_t need = aclnnEmuReport(NULL, 0) + 1;
+    char *buf = malloc(need);
+    FILE *f = buf ? fopen(path, "w") : NULL;
+    if (f) {
+        aclnnEmuReport(buf, need);
+        fputs(buf, f);
+        fclose(f);
+    }
+    free(buf);
 }
 
 ACL_FUNC_VISIBILITY uint64_t aclnnEmuLiveHandles(void)

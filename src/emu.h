@@ -46,6 +46,9 @@ double emu_now(void);
 void emu_diag_api(const char *api);
 void emu_diag_op(const char *op, double seconds);
 void emu_diag_warning(void);
+void emu_diag_error(void);
+/* Keeps the leak report of aclFinalize for the diagnostics report. */
+void emu_diag_leaks(const char *text);
 
 /* ---- handle registry (registry.c) ------------------------------------- */
 

@@ -25,6 +25,7 @@ int emu_error(int status, const char *api, const char *fmt, ...)
     vsnprintf(body, sizeof body, fmt, ap);
     va_end(ap);
     snprintf(tl_message, sizeof tl_message, "%s: %s", api, body);
+    emu_diag_error();
     emu_log(EMU_LOG_ERROR, "%s -> %d", tl_message, status);
     return status;
 }

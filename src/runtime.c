@@ -189,6 +189,7 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void)
         if (used >= sizeof report)
             used = sizeof report - 1;
         report[used] = '\0';
+        emu_diag_leaks(report);
         if (used > 0 && report[used - 1] == '\n')
             report[used - 1] = '\0';
         return emu_misuse(ACL_ERROR_FAILURE, api, "%zu resource(s) still alive at aclFinalize:\n%s", leaks, report);

@@ -1,0 +1,82 @@
+"""aclnn-emu: Huawei CANN's aclnn operators and AscendCL runtime, emulated on the CPU.
+
+Array level::
+
+    import aclnn_emu
+    grad_input = aclnn_emu.roi_align_v2_backward(grad_output, boxes, (B, C, H, W), spatial_scale=0.25)
+
+Handle level (a C call sequence, step by step): :class:`Device`,
+:class:`Stream`, :class:`DeviceBuffer`, :class:`Tensor`, :class:`IntArray`,
+:class:`Executor` and the ``*_get_workspace_size`` functions. ``lib`` and
+``ffi`` expose the raw C API.
+"""
+
+from ._ffi import INCLUDE_DIR, LIB_DIR, TOOLKIT_HOME, ffi, lib, library_path
+from .errors import (
+    AclError,
+    AclnnError,
+    AclnnRuntimeError,
+    HandleClosedError,
+    InnerError,
+    ParamInvalidError,
+    ParamNullptrError,
+    RtError,
+    check,
+)
+from .ops import (
+    roi_align_v2_backward,
+    roi_align_v2_backward_get_workspace_size,
+    upsample_bilinear2d_backward_v2,
+    upsample_bilinear2d_backward_v2_get_workspace_size,
+)
+from .runtime import (
+    Device,
+    DeviceBuffer,
+    Executor,
+    IntArray,
+    Stream,
+    Tensor,
+    acl_dtype,
+    ensure_device,
+    get_option,
+    report,
+    set_option,
+    synchronize_device,
+)
+
+__version__: str = ffi.string(lib.aclnnEmuVersion()).decode()
+
+__all__ = [
+    "INCLUDE_DIR",
+    "LIB_DIR",
+    "TOOLKIT_HOME",
+    "AclError",
+    "AclnnError",
+    "AclnnRuntimeError",
+    "Device",
+    "DeviceBuffer",
+    "Executor",
+    "HandleClosedError",
+    "InnerError",
+    "IntArray",
+    "ParamInvalidError",
+    "ParamNullptrError",
+    "RtError",
+    "Stream",
+    "Tensor",
+    "__version__",
+    "acl_dtype",
+    "check",
+    "ensure_device",
+    "ffi",
+    "get_option",
+    "lib",
+    "library_path",
+    "report",
+    "roi_align_v2_backward",
+    "roi_align_v2_backward_get_workspace_size",
+    "set_option",
+    "synchronize_device",
+    "upsample_bilinear2d_backward_v2",
+    "upsample_bilinear2d_backward_v2_get_workspace_size",
+]

@@ -1,0 +1,137 @@
+"""C declarations of the public headers, for cffi's ABI mode.
+
+Kept by hand in the order of the headers; ``tests/test_cdef.py`` proves that
+every declaration here matches the header's (types, names, enum values) and
+that the library exports every function.
+"""
+
+CDEF = r"""
+/* acl/acl_base.h */
+typedef void *aclrtStream;
+typedef void *aclrtContext;
+typedef void *aclrtEvent;
+typedef int aclError;
+typedef uint16_t aclFloat16;
+typedef enum aclDataType {
+    ACL_DT_UNDEFINED = -1, ACL_FLOAT = 0, ACL_FLOAT16 = 1, ACL_INT8 = 2, ACL_INT32 = 3, ACL_UINT8 = 4,
+    ACL_INT16 = 6, ACL_UINT16 = 7, ACL_UINT32 = 8, ACL_INT64 = 9, ACL_UINT64 = 10, ACL_DOUBLE = 11,
+    ACL_BOOL = 12, ACL_STRING = 13, ACL_COMPLEX64 = 16, ACL_COMPLEX128 = 17, ACL_BF16 = 27, ACL_INT4 = 29,
+    ACL_UINT1 = 30, ACL_COMPLEX32 = 33, ACL_HIFLOAT8 = 34, ACL_FLOAT8_E5M2 = 35, ACL_FLOAT8_E4M3FN = 36,
+    ACL_FLOAT8_E8M0 = 37, ACL_FLOAT6_E3M2 = 38, ACL_FLOAT6_E2M3 = 39, ACL_FLOAT4_E2M1 = 40,
+    ACL_FLOAT4_E1M2 = 41
+} aclDataType;
+typedef enum aclFormat {
+    ACL_FORMAT_UNDEFINED = -1, ACL_FORMAT_NCHW = 0, ACL_FORMAT_NHWC = 1, ACL_FORMAT_ND = 2,
+    ACL_FORMAT_NC1HWC0 = 3, ACL_FORMAT_FRACTAL_Z = 4, ACL_FORMAT_NC1HWC0_C04 = 12, ACL_FORMAT_HWCN = 16,
+    ACL_FORMAT_NDHWC = 27, ACL_FORMAT_FRACTAL_NZ = 29, ACL_FORMAT_NCDHW = 30, ACL_FORMAT_NDC1HWC0 = 32,
+    ACL_FRACTAL_Z_3D = 33, ACL_FORMAT_NC = 35, ACL_FORMAT_NCL = 47
+} aclFormat;
+typedef enum aclSysParamOpt {
+    ACL_OPT_DETERMINISTIC = 0, ACL_OPT_ENABLE_DEBUG_KERNEL = 1, ACL_OPT_STRONG_CONSISTENCY = 2,
+    ACL_OPT_ENABLE_KERNEL_EARLY_START = 3
+} aclSysParamOpt;
+const char *aclGetRecentErrMsg(void);
+
+/* acl/acl_rt.h */
+typedef enum aclrtMemcpyKind {
+    ACL_MEMCPY_HOST_TO_HOST, ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST,
+    ACL_MEMCPY_DEVICE_TO_DEVICE, ACL_MEMCPY_DEFAULT, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE,
+    ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE
+} aclrtMemcpyKind;
+typedef enum aclrtMemMallocPolicy {
+    ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY, ACL_MEM_MALLOC_NORMAL_ONLY,
+    ACL_MEM_MALLOC_HUGE_FIRST_P2P, ACL_MEM_MALLOC_HUGE_ONLY_P2P, ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
+    ACL_MEM_MALLOC_HUGE1G_ONLY, ACL_MEM_MALLOC_HUGE1G_ONLY_P2P,
+    ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x0100, ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
+    ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000
+} aclrtMemMallocPolicy;
+typedef enum aclrtHostRegisterType { ACL_HOST_REGISTER_MAPPED = 0 } aclrtHostRegisterType;
+aclError aclInit(const char *configPath);
+aclError aclFinalize(void);
+aclError aclrtSetDevice(int32_t deviceId);
+aclError aclrtResetDevice(int32_t deviceId);
+aclError aclrtGetDevice(int32_t *deviceId);
+aclError aclrtGetDeviceCount(uint32_t *count);
+aclError aclrtSynchronizeDevice(void);
+aclError aclrtCreateStream(aclrtStream *stream);
+aclError aclrtDestroyStream(aclrtStream stream);
+aclError aclrtSynchronizeStream(aclrtStream stream);
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError aclrtFree(void *devPtr);
+aclError aclrtMallocHost(void **hostPtr, size_t size);
+aclError aclrtFreeHost(void *hostPtr);
+aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr);
+aclError aclrtHostUnregister(void *ptr);
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind);
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream);
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream);
+aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+
+/* aclnn/acl_meta.h */
+typedef struct aclOpExecutor aclOpExecutor;
+typedef struct aclTensor aclTensor;
+typedef struct aclScalar aclScalar;
+typedef struct aclIntArray aclIntArray;
+typedef struct aclFloatArray aclFloatArray;
+typedef struct aclBoolArray aclBoolArray;
+typedef struct aclTensorList aclTensorList;
+typedef struct aclScalarList aclScalarList;
+typedef int32_t aclnnStatus;
+aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                           const int64_t *stride, int64_t offset, aclFormat format, const int64_t *storageDims,
+                           uint64_t storageDimsNum, void *tensorData);
+aclnnStatus aclDestroyTensor(const aclTensor *tensor);
+aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size);
+aclnnStatus aclDestroyIntArray(const aclIntArray *array);
+aclFloatArray *aclCreateFloatArray(const float *value, uint64_t size);
+aclnnStatus aclDestroyFloatArray(const aclFloatArray *array);
+aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size);
+aclnnStatus aclDestroyBoolArray(const aclBoolArray *array);
+aclnnStatus aclGetViewShape(const aclTensor *tensor, int64_t **viewDims, uint64_t *viewDimsNum);
+aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims, uint64_t *storageDimsNum);
+aclnnStatus aclGetViewStrides(const aclTensor *tensor, int64_t **stridesValue, uint64_t *stridesNum);
+aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset);
+aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format);
+aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType);
+aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size);
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor);
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, size_t index, aclTensor *tensor, void *addr);
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, size_t index, aclTensor *tensor, void *addr);
+aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr);
+aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr);
+
+/* aclnn/aclnn_base.h */
+aclnnStatus aclnnInit(const char *configPath);
+aclnnStatus aclnnFinalize(void);
+
+/* aclnn_emu/aclnn_emu.h */
+const char *aclnnEmuVersion(void);
+aclError aclnnEmuSetOption(const char *name, int64_t value);
+aclError aclnnEmuGetOption(const char *name, int64_t *value);
+size_t aclnnEmuReport(char *buf, size_t cap);
+uint64_t aclnnEmuLiveHandles(void);
+
+/* aclnnop/aclnn_roi_align_v2_backward.h */
+aclnnStatus aclnnRoiAlignV2BackwardGetWorkspaceSize(
+    const aclTensor *gradOutput, const aclTensor *boxes, const aclIntArray *inputShape, int64_t pooledHeight,
+    int64_t pooledWidth, float spatialScale, int64_t samplingRatio, bool aligned, aclTensor *gradInput,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnRoiAlignV2Backward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                    aclrtStream stream);
+
+/* aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h */
+aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
+    const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize, bool alignCorners,
+    double scalesH, double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnUpsampleBilinear2dBackwardV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                              aclrtStream stream);
+
+/* C library */
+void free(void *ptr);
+"""

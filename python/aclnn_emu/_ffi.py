@@ -1,0 +1,32 @@
+"""Loads ``libaclnn_emu.so`` with cffi in ABI mode (no compiler needed at import)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import cffi
+
+from ._cdef import CDEF
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+#: The CANN-toolkit-like tree shipped inside the package: ``include/`` and ``lib64/``.
+TOOLKIT_HOME = PACKAGE_DIR
+INCLUDE_DIR = PACKAGE_DIR / "include"
+LIB_DIR = PACKAGE_DIR / "lib64"
+
+
+def library_path() -> Path:
+    """Path of the shared library in use.
+
+    ``ACLNN_EMU_LIBRARY`` overrides the bundled one (e.g. a sanitizer build).
+    """
+    override = os.environ.get("ACLNN_EMU_LIBRARY")
+    return Path(override) if override else LIB_DIR / "libaclnn_emu.so"
+
+
+ffi = cffi.FFI()
+ffi.cdef(CDEF)
+lib: Any = ffi.dlopen(str(library_path()))
+libc: Any = ffi.dlopen(None)

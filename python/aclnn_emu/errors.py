@@ -1,0 +1,162 @@
+"""Exceptions carrying CANN status codes, and the one function that raises them."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ._ffi import ffi, lib
+
+# aclnnStatus (aclnn/aclnn_base.h)
+ACLNN_SUCCESS = 0
+ACLNN_ERR_PARAM_NULLPTR = 161001
+ACLNN_ERR_PARAM_INVALID = 161002
+ACLNN_ERR_RUNTIME_ERROR = 361001
+ACLNN_ERR_INNER = 561000
+ACLNN_ERR_INNER_CREATE_EXECUTOR = 561101
+ACLNN_ERR_INNER_NULLPTR = 561103
+# aclError (acl/acl_base.h)
+ACL_SUCCESS = 0
+ACL_ERROR_INVALID_PARAM = 100000
+ACL_ERROR_UNINITIALIZE = 100001
+ACL_ERROR_REPEAT_INITIALIZE = 100002
+ACL_ERROR_REPEAT_FINALIZE = 100037
+ACL_ERROR_BAD_ALLOC = 200000
+ACL_ERROR_API_NOT_SUPPORT = 200001
+ACL_ERROR_INVALID_DEVICE = 200002
+ACL_ERROR_MEMORY_ADDRESS_UNALIGNED = 200003
+ACL_ERROR_INVALID_RESOURCE_HANDLE = 200005
+ACL_ERROR_FEATURE_UNSUPPORTED = 200006
+ACL_ERROR_STORAGE_OVER_LIMIT = 300000
+ACL_ERROR_INTERNAL_ERROR = 500000
+ACL_ERROR_FAILURE = 500001
+ACL_ERROR_RT_FAILURE = 500003
+# aclError runtime codes (acl/error_codes/rt_error_codes.h)
+ACL_ERROR_RT_PARAM_INVALID = 107000
+ACL_ERROR_RT_INVALID_DEVICEID = 107001
+ACL_ERROR_RT_CONTEXT_NULL = 107002
+ACL_ERROR_RT_STREAM_CONTEXT = 107003
+ACL_ERROR_RT_INVALID_MEMORY_TYPE = 107016
+ACL_ERROR_RT_INVALID_HANDLE = 107017
+ACL_ERROR_RT_WAIT_TIMEOUT = 107019
+ACL_ERROR_RT_FEATURE_NOT_SUPPORT = 207000
+ACL_ERROR_RT_MEMORY_ALLOCATION = 207001
+ACL_ERROR_RT_MEMORY_FREE = 207002
+ACL_ERROR_RT_INTERNAL_ERROR = 507000
+ACL_ERROR_RT_STREAM_SYNC_TIMEOUT = 507046
+
+
+class AclnnError(RuntimeError):
+    """A failing aclnn-emu call.
+
+    Attributes
+    ----------
+    status : int
+        The CANN status code (``aclnnStatus`` or ``aclError``).
+    message : str
+        The library's message (``aclGetRecentErrMsg``): function, parameter,
+        what was expected and what was given.
+    api : str
+        The C function that failed.
+    """
+
+    codes: ClassVar[tuple[int, ...]] = ()
+
+    def __init__(self, status: int, message: str, api: str) -> None:
+        super().__init__(f"{api} failed with status {status}: {message}")
+        self.status = status
+        self.message = message
+        self.api = api
+
+
+class ParamNullptrError(AclnnError):
+    """ACLNN_ERR_PARAM_NULLPTR (161001): a required argument was NULL."""
+
+    codes = (ACLNN_ERR_PARAM_NULLPTR,)
+
+
+class ParamInvalidError(AclnnError, ValueError):
+    """ACLNN_ERR_PARAM_INVALID (161002): a dtype, format, shape or attribute is wrong."""
+
+    codes = (ACLNN_ERR_PARAM_INVALID,)
+
+
+class AclnnRuntimeError(AclnnError):
+    """ACLNN_ERR_RUNTIME_ERROR (361001): phase two could not reach the runtime."""
+
+    codes = (ACLNN_ERR_RUNTIME_ERROR,)
+
+
+class InnerError(AclnnError):
+    """ACLNN_ERR_INNER* (5610xx): an internal failure, e.g. out of memory."""
+
+    codes = (ACLNN_ERR_INNER, ACLNN_ERR_INNER_CREATE_EXECUTOR, ACLNN_ERR_INNER_NULLPTR)
+
+
+class AclError(AclnnError):
+    """An ``ACL_ERROR_*`` status of the AscendCL runtime (1000xx-5000xx)."""
+
+    codes = (
+        ACL_ERROR_INVALID_PARAM,
+        ACL_ERROR_UNINITIALIZE,
+        ACL_ERROR_REPEAT_INITIALIZE,
+        ACL_ERROR_REPEAT_FINALIZE,
+        ACL_ERROR_BAD_ALLOC,
+        ACL_ERROR_API_NOT_SUPPORT,
+        ACL_ERROR_INVALID_DEVICE,
+        ACL_ERROR_MEMORY_ADDRESS_UNALIGNED,
+        ACL_ERROR_INVALID_RESOURCE_HANDLE,
+        ACL_ERROR_FEATURE_UNSUPPORTED,
+        ACL_ERROR_STORAGE_OVER_LIMIT,
+        ACL_ERROR_INTERNAL_ERROR,
+        ACL_ERROR_FAILURE,
+        ACL_ERROR_RT_FAILURE,
+    )
+
+
+class RtError(AclnnError):
+    """An ``ACL_ERROR_RT_*`` status of the runtime (1070xx, 2070xx, 5070xx)."""
+
+    codes = (
+        ACL_ERROR_RT_PARAM_INVALID,
+        ACL_ERROR_RT_INVALID_DEVICEID,
+        ACL_ERROR_RT_CONTEXT_NULL,
+        ACL_ERROR_RT_STREAM_CONTEXT,
+        ACL_ERROR_RT_INVALID_MEMORY_TYPE,
+        ACL_ERROR_RT_INVALID_HANDLE,
+        ACL_ERROR_RT_WAIT_TIMEOUT,
+        ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+        ACL_ERROR_RT_MEMORY_ALLOCATION,
+        ACL_ERROR_RT_MEMORY_FREE,
+        ACL_ERROR_RT_INTERNAL_ERROR,
+        ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+    )
+
+
+class HandleClosedError(ValueError):
+    """A Python handle object was used after ``close()``."""
+
+
+_BY_CODE: dict[int, type[AclnnError]] = {
+    code: cls
+    for cls in (ParamNullptrError, ParamInvalidError, AclnnRuntimeError, InnerError, AclError, RtError)
+    for code in cls.codes
+}
+
+
+def recent_error_message() -> str:
+    """This thread's recent error message (reading it clears it, as in CANN)."""
+    return ffi.string(lib.aclGetRecentErrMsg()).decode("utf-8", "replace")
+
+
+def check(status: int, api: str) -> None:
+    """Raise the :class:`AclnnError` subclass for ``status`` unless it is 0.
+
+    Parameters
+    ----------
+    status : int
+        What the C function returned.
+    api : str
+        Its name, for the exception.
+    """
+    if status != 0:
+        raise _BY_CODE.get(status, AclnnError)(status, recent_error_message(), api)

@@ -1,0 +1,545 @@
+"""Handle-owning classes for replaying a CANN call sequence step by step.
+
+Every class owns one C handle, releases it in ``close()`` (or when garbage
+collected if forgotten), works as a context manager, and raises
+:class:`~aclnn_emu.errors.HandleClosedError` when used after ``close()``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ._ffi import ffi, lib
+from .errors import ACL_ERROR_REPEAT_INITIALIZE, HandleClosedError, check
+
+__all__ = [
+    "Device",
+    "DeviceBuffer",
+    "Executor",
+    "IntArray",
+    "Stream",
+    "Tensor",
+    "acl_dtype",
+    "ensure_device",
+    "get_option",
+    "report",
+    "set_option",
+    "synchronize_device",
+]
+
+FORMATS = {
+    "UNDEFINED": -1, "NCHW": 0, "NHWC": 1, "ND": 2, "NC1HWC0": 3, "FRACTAL_Z": 4, "NC1HWC0_C04": 12,
+    "HWCN": 16, "NDHWC": 27, "FRACTAL_NZ": 29, "NCDHW": 30, "NDC1HWC0": 32, "FRACTAL_Z_3D": 33, "NC": 35,
+    "NCL": 47,
+}  # fmt: skip
+_FORMAT_NAMES = {v: k for k, v in FORMATS.items()}
+
+_NUMPY_TO_ACL = {
+    "float32": 0, "float16": 1, "int8": 2, "int32": 3, "uint8": 4, "int16": 6, "uint16": 7, "uint32": 8,
+    "int64": 9, "uint64": 10, "float64": 11, "bool": 12, "complex64": 16, "complex128": 17, "bfloat16": 27,
+}  # fmt: skip
+
+
+def acl_dtype(dtype: Any) -> int:
+    """The ``aclDataType`` value of a numpy dtype (``ml_dtypes.bfloat16`` is ACL_BF16).
+
+    Raises
+    ------
+    TypeError
+        If CANN has no matching data type.
+    """
+    name = np.dtype(dtype).name
+    try:
+        return _NUMPY_TO_ACL[name]
+    except KeyError:
+        raise TypeError(f"numpy dtype {name} has no aclDataType") from None
+
+
+# ---- process and thread state -------------------------------------------
+
+_lock = threading.Lock()
+_initialized = False
+_epoch = 0  # bumped when a Device is reset, so implicit thread bindings are renewed
+_tls = threading.local()
+
+
+def _ensure_init(config_path: str | None = None) -> None:
+    global _initialized
+    with _lock:
+        if _initialized:
+            return
+        status = lib.aclInit(config_path.encode() if config_path else ffi.NULL)
+        if status != ACL_ERROR_REPEAT_INITIALIZE:  # another user in this process initialised already
+            check(status, "aclInit")
+        # No aclFinalize at exit: the process is ending, and C handles that
+        # Python still owns are released by their finalizers after it.
+        _initialized = True
+
+
+def ensure_device(device_id: int = 0) -> None:
+    """Initialise the library once and bind ``device_id`` to the calling thread.
+
+    CANN binds devices per host thread; the array-level functions call this
+    so that they work from any thread.
+    """
+    if getattr(_tls, "bound", None) == (device_id, _epoch):
+        return
+    _ensure_init()
+    check(lib.aclrtSetDevice(device_id), "aclrtSetDevice")
+    _tls.bound = (device_id, _epoch)
+
+
+def synchronize_device() -> None:
+    """Wait for every stream of the calling thread's device (``aclrtSynchronizeDevice``)."""
+    check(lib.aclrtSynchronizeDevice(), "aclrtSynchronizeDevice")
+
+
+def set_option(name: str, value: int) -> None:
+    """Set a validation switch by its environment-variable name.
+
+    Parameters
+    ----------
+    name : str
+        ``"ACLNN_EMU_STRICT"``, ``"ACLNN_EMU_THREADS"``, ``"ACLNN_EMU_DEVICE_COUNT"``,
+        ``"ASCEND_GLOBAL_LOG_LEVEL"`` or ``"ASCEND_SLOG_PRINT_TO_STDOUT"``.
+    value : int
+        The new value.
+
+    Examples
+    --------
+    >>> import aclnn_emu
+    >>> aclnn_emu.set_option("ACLNN_EMU_THREADS", 1)
+    >>> aclnn_emu.get_option("ACLNN_EMU_THREADS")
+    1
+    >>> aclnn_emu.set_option("ACLNN_EMU_THREADS", 0)  # back to all cores
+    """
+    check(lib.aclnnEmuSetOption(name.encode(), int(value)), "aclnnEmuSetOption")
+
+
+def get_option(name: str) -> int:
+    """Read a validation switch (see :func:`set_option`)."""
+    out = ffi.new("int64_t *")
+    check(lib.aclnnEmuGetOption(name.encode(), out), "aclnnEmuGetOption")
+    return int(out[0])
+
+
+def report() -> str:
+    """The diagnostics report: APIs called, operators run with times, warnings, live resources."""
+    need = lib.aclnnEmuReport(ffi.NULL, 0)
+    buf = ffi.new("char[]", need + 1)
+    lib.aclnnEmuReport(buf, need + 1)
+    return ffi.string(buf).decode("utf-8", "replace")
+
+
+# ---- handle base class ----------------------------------------------------
+
+
+class _Handle:
+    """Owns one C handle released by a destructor (see the module docstring)."""
+
+    _kind = "handle"
+
+    def __init__(self) -> None:
+        self._cdata: Any = None
+
+    def _own(self, raw: Any, destructor: Any) -> None:
+        self._cdata = ffi.gc(raw, destructor)
+
+    @property
+    def handle(self) -> Any:
+        """The C handle (a cffi pointer) for calls through ``aclnn_emu.lib``."""
+        if self._cdata is None:
+            raise HandleClosedError(f"{type(self).__name__} is closed")
+        return self._cdata
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` was called."""
+        return self._cdata is None
+
+    def close(self) -> None:
+        """Release the C handle now (idempotent)."""
+        cdata, self._cdata = self._cdata, None
+        if cdata is not None:
+            ffi.release(cdata)
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else hex(int(ffi.cast("uintptr_t", self._cdata)))
+        return f"<{type(self).__name__} {state}>"
+
+
+class Device:
+    """An emulated device bound to the calling thread (``aclrtSetDevice``).
+
+    Initialises the library (``aclInit``) on first use; ``close()`` calls
+    ``aclrtResetDevice``.
+
+    Parameters
+    ----------
+    device_id : int
+        Which device (``0 <= device_id < aclrtGetDeviceCount``).
+    config_path : str, optional
+        JSON configuration passed to ``aclInit`` if this is the first use.
+    """
+
+    def __init__(self, device_id: int = 0, config_path: str | None = None) -> None:
+        _ensure_init(config_path)
+        check(lib.aclrtSetDevice(device_id), "aclrtSetDevice")
+        self.device_id = device_id
+        self._open = True
+
+    @staticmethod
+    def count() -> int:
+        """Number of emulated devices (``aclrtGetDeviceCount``)."""
+        _ensure_init()
+        out = ffi.new("uint32_t *")
+        check(lib.aclrtGetDeviceCount(out), "aclrtGetDeviceCount")
+        return int(out[0])
+
+    def synchronize(self) -> None:
+        """Wait for all streams of this device (``aclrtSynchronizeDevice``)."""
+        if not self._open:
+            raise HandleClosedError("Device is closed")
+        synchronize_device()
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` was called."""
+        return not self._open
+
+    def close(self) -> None:
+        """Drop this object's reference to the device (``aclrtResetDevice``)."""
+        global _epoch
+        if self._open:
+            self._open = False
+            with _lock:
+                _epoch += 1
+            check(lib.aclrtResetDevice(self.device_id), "aclrtResetDevice")
+
+    def __enter__(self) -> Device:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Stream(_Handle):
+    """A stream: work runs on it in order, asynchronously (``aclrtCreateStream``).
+
+    Examples
+    --------
+    >>> import aclnn_emu
+    >>> with aclnn_emu.Stream() as s:
+    ...     s.synchronize()
+    """
+
+    def __init__(self, device_id: int = 0) -> None:
+        super().__init__()
+        ensure_device(device_id)
+        out = ffi.new("aclrtStream *")
+        check(lib.aclrtCreateStream(out), "aclrtCreateStream")
+        self._own(out[0], lib.aclrtDestroyStream)
+
+    def synchronize(self) -> None:
+        """Wait for everything enqueued so far (``aclrtSynchronizeStream``)."""
+        check(lib.aclrtSynchronizeStream(self.handle), "aclrtSynchronizeStream")
+
+
+class DeviceBuffer(_Handle):
+    """Device memory from ``aclrtMalloc``.
+
+    The memory stays valid while numpy views made by :meth:`numpy` exist,
+    even after ``close()`` (it is freed when the last of them goes).
+
+    Parameters
+    ----------
+    nbytes : int
+        Size in bytes (> 0).
+    policy : int
+        An ``aclrtMemMallocPolicy`` (default ACL_MEM_MALLOC_HUGE_FIRST).
+    """
+
+    def __init__(self, nbytes: int, policy: int = 0) -> None:
+        super().__init__()
+        ensure_device()
+        out = ffi.new("void **")
+        check(lib.aclrtMalloc(out, nbytes, policy), "aclrtMalloc")
+        self._own(out[0], lib.aclrtFree)
+        self.nbytes = int(nbytes)
+
+    @property
+    def address(self) -> int:
+        """The device address as an integer."""
+        return int(ffi.cast("uintptr_t", self.handle))
+
+    def close(self) -> None:
+        """Drop this object's reference; the block is freed once no view uses it."""
+        self._cdata = None
+
+    def numpy(self, dtype: Any = np.uint8, shape: Sequence[int] | None = None, offset: int = 0) -> np.ndarray:
+        """A numpy view of the memory (no copy; call after synchronising the stream that writes it)."""
+        dt = np.dtype(dtype)
+        count = (self.nbytes - offset) // dt.itemsize if shape is None else int(np.prod(shape, dtype=np.int64))
+        arr = np.frombuffer(ffi.buffer(self.handle, self.nbytes), dtype=dt, count=count, offset=offset)
+        return arr.reshape(shape) if shape is not None else arr
+
+    def copy_from_host(self, array: Any) -> None:
+        """``aclrtMemcpy`` HOST_TO_DEVICE of a C-contiguous array's bytes."""
+        src = np.ascontiguousarray(array)
+        check(
+            lib.aclrtMemcpy(self.handle, self.nbytes, ffi.from_buffer(src), src.nbytes, 1),
+            "aclrtMemcpy",
+        )
+
+    def copy_to_host(self, dtype: Any = np.uint8, shape: Sequence[int] | None = None) -> np.ndarray:
+        """``aclrtMemcpy`` DEVICE_TO_HOST into a new array (checks pending operator writes)."""
+        dt = np.dtype(dtype)
+        out = np.empty(shape if shape is not None else self.nbytes // dt.itemsize, dtype=dt)
+        check(lib.aclrtMemcpy(ffi.from_buffer(out), out.nbytes, self.handle, out.nbytes, 2), "aclrtMemcpy")
+        return out
+
+
+def _base_range(a: np.ndarray) -> tuple[int, int]:
+    """Address and size of the whole buffer behind ``a`` (views of one buffer share it)."""
+    base: Any = a
+    while isinstance(base.base, np.ndarray):
+        base = base.base
+    if base.flags.c_contiguous or base.flags.f_contiguous:
+        return int(base.ctypes.data), int(base.nbytes)
+    return int(a.ctypes.data), int(a.nbytes)
+
+
+class _HostRegistration:
+    """``aclrtHostRegister`` of a numpy buffer, so kernels use it without a copy."""
+
+    def __init__(self, a: np.ndarray) -> None:
+        self._cdata: Any = None
+        addr, size = _base_range(a)
+        if size == 0:
+            return
+        ptr = ffi.cast("void *", addr)
+        out = ffi.new("void **")
+        if lib.aclrtHostRegister(ptr, size, 0, out) == 0:
+            self._cdata = ffi.gc(ptr, lib.aclrtHostUnregister)
+        else:
+            lib.aclGetRecentErrMsg()  # overlapping registration: run unregistered (a warning, not an error)
+
+    def close(self) -> None:
+        cdata, self._cdata = self._cdata, None
+        if cdata is not None:
+            ffi.release(cdata)
+
+
+class Tensor(_Handle):
+    """An ``aclTensor`` over a numpy array or a :class:`DeviceBuffer`.
+
+    Parameters
+    ----------
+    data : numpy.ndarray or DeviceBuffer
+        Arrays are used in place (strides and all); their memory is registered
+        with ``aclrtHostRegister`` while the tensor lives.
+    shape, strides : sequence of int, optional
+        View shape and strides in elements; required with a DeviceBuffer
+        (strides default to contiguous).
+    dtype : numpy dtype, optional
+        Element type; required with a DeviceBuffer.
+    offset : int
+        Offset of element 0, in elements.
+    format : str
+        ``"ND"``, ``"NCHW"``, ``"NHWC"``, ...
+    storage_shape : sequence of int, optional
+        Shape of the allocation (default: the view's reach as 1-D).
+
+    Examples
+    --------
+    >>> import numpy as np, aclnn_emu
+    >>> a = np.zeros((2, 3, 4, 5), np.float32)[:, :, ::2]
+    >>> with aclnn_emu.Tensor(a, format="NCHW") as t:
+    ...     t.shape, t.strides
+    ((2, 3, 2, 5), (60, 20, 10, 1))
+    """
+
+    def __init__(
+        self,
+        data: Any,
+        *,
+        shape: Sequence[int] | None = None,
+        strides: Sequence[int] | None = None,
+        dtype: Any = None,
+        offset: int = 0,
+        format: str = "ND",
+        storage_shape: Sequence[int] | None = None,
+    ) -> None:
+        super().__init__()
+        ensure_device()
+        # What keeps the memory alive while the tensor may be used: the array,
+        # or the buffer's own cdata (so closing the DeviceBuffer cannot free it).
+        self._keep: Any = data.handle if isinstance(data, DeviceBuffer) else data
+        self._registration: _HostRegistration | None = None
+        if isinstance(data, DeviceBuffer):
+            if shape is None or dtype is None:
+                raise TypeError("a Tensor over a DeviceBuffer needs shape and dtype")
+            address = data.handle
+            item = np.dtype(dtype).itemsize
+            shape = tuple(int(d) for d in shape)
+            dt = np.dtype(dtype)
+        else:
+            a = data
+            if not isinstance(a, np.ndarray):
+                raise TypeError(f"Tensor data must be a numpy array or DeviceBuffer, got {type(a).__name__}")
+            dt = a.dtype
+            item = dt.itemsize
+            if any(s < 0 or s % item for s in a.strides):
+                raise ValueError("negative or misaligned strides cannot be described by an aclTensor")
+            shape = a.shape if shape is None else tuple(int(d) for d in shape)
+            strides = [s // item for s in a.strides] if strides is None else strides
+            address = ffi.cast("void *", a.ctypes.data)
+            self._registration = _HostRegistration(a)
+        if strides is None:
+            strides = np.cumprod((list(shape[1:]) + [1])[::-1])[::-1].tolist() if shape else []
+        strides = [int(s) for s in strides]
+        if storage_shape is None:
+            reach = offset + sum((d - 1) * s for d, s in zip(shape, strides)) + 1 if all(shape) else 0
+            storage_shape = [reach]
+        fmt = FORMATS[format.upper()] if isinstance(format, str) else int(format)
+        raw = lib.aclCreateTensor(
+            list(shape), len(shape), acl_dtype(dt), strides, int(offset), fmt,
+            list(storage_shape), len(storage_shape), address,
+        )  # fmt: skip
+        if raw == ffi.NULL:
+            check(161002, "aclCreateTensor")
+        self._own(raw, lib.aclDestroyTensor)
+        self._item = item
+
+    def close(self) -> None:
+        """Destroy the tensor and release the host-memory registration."""
+        super().close()
+        if self._registration is not None:
+            self._registration.close()
+            self._registration = None
+        self._keep = None
+
+    def _query(self, fn: Any, api: str) -> tuple[int, ...]:
+        values = ffi.new("int64_t **")
+        n = ffi.new("uint64_t *")
+        check(fn(self.handle, values, n), api)
+        try:
+            return tuple(int(values[0][i]) for i in range(n[0]))
+        finally:
+            lib.free(values[0])
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """View shape (``aclGetViewShape``)."""
+        return self._query(lib.aclGetViewShape, "aclGetViewShape")
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """View strides in elements (``aclGetViewStrides``)."""
+        return self._query(lib.aclGetViewStrides, "aclGetViewStrides")
+
+    @property
+    def storage_shape(self) -> tuple[int, ...]:
+        """Storage shape (``aclGetStorageShape``)."""
+        return self._query(lib.aclGetStorageShape, "aclGetStorageShape")
+
+    @property
+    def offset(self) -> int:
+        """View offset in elements (``aclGetViewOffset``)."""
+        out = ffi.new("int64_t *")
+        check(lib.aclGetViewOffset(self.handle, out), "aclGetViewOffset")
+        return int(out[0])
+
+    @property
+    def format(self) -> str:
+        """Format label (``aclGetFormat``)."""
+        out = ffi.new("aclFormat *")
+        check(lib.aclGetFormat(self.handle, out), "aclGetFormat")
+        return _FORMAT_NAMES.get(int(out[0]), str(int(out[0])))
+
+    @property
+    def acl_dtype(self) -> int:
+        """The ``aclDataType`` value (``aclGetDataType``)."""
+        out = ffi.new("aclDataType *")
+        check(lib.aclGetDataType(self.handle, out), "aclGetDataType")
+        return int(out[0])
+
+
+class IntArray(_Handle):
+    """A host ``aclIntArray`` (values are copied).
+
+    Examples
+    --------
+    >>> import aclnn_emu
+    >>> with aclnn_emu.IntArray([1, 2, 3]) as a:
+    ...     len(a)
+    3
+    """
+
+    def __init__(self, values: Sequence[int]) -> None:
+        super().__init__()
+        vals = [int(v) for v in values]
+        raw = lib.aclCreateIntArray(vals, len(vals))
+        if raw == ffi.NULL:
+            check(161002, "aclCreateIntArray")
+        self._own(raw, lib.aclDestroyIntArray)
+
+    def __len__(self) -> int:
+        out = ffi.new("uint64_t *")
+        check(lib.aclGetIntArraySize(self.handle, out), "aclGetIntArraySize")
+        return int(out[0])
+
+
+class Executor(_Handle):
+    """The executor phase one returns; :meth:`run` is phase two.
+
+    A normal executor runs once (the library releases it); after
+    :meth:`set_repeatable` it runs any number of times until ``close()``.
+    """
+
+    def __init__(self, raw: Any, launch: Any, api: str, workspace_size: int, keep: tuple[Any, ...]) -> None:
+        super().__init__()
+        self._own(raw, lib.aclDestroyAclOpExecutor)
+        self._launch = launch
+        self._api = api
+        self._keep = keep
+        self.workspace_size = workspace_size
+        self.repeatable = False
+
+    def set_repeatable(self) -> None:
+        """``aclSetAclOpExecutorRepeatable``."""
+        check(lib.aclSetAclOpExecutorRepeatable(self.handle), "aclSetAclOpExecutorRepeatable")
+        self.repeatable = True
+
+    def set_input_address(self, index: int, data: DeviceBuffer | int) -> None:
+        """Rebind input ``index`` (signature order) to new memory (``aclSetInputTensorAddr``)."""
+        check(lib.aclSetInputTensorAddr(self.handle, index, ffi.NULL, _address(data)), "aclSetInputTensorAddr")
+
+    def set_output_address(self, index: int, data: DeviceBuffer | int) -> None:
+        """Rebind output ``index`` to new memory (``aclSetOutputTensorAddr``)."""
+        check(lib.aclSetOutputTensorAddr(self.handle, index, ffi.NULL, _address(data)), "aclSetOutputTensorAddr")
+
+    def run(self, workspace: DeviceBuffer | None = None, stream: Stream | None = None) -> None:
+        """Phase two: enqueue the operator on ``stream`` (default stream if None) and return."""
+        handle = self.handle
+        ws = workspace.handle if workspace is not None else ffi.NULL
+        size = workspace.nbytes if workspace is not None else 0
+        check(self._launch(ws, size, handle, stream.handle if stream is not None else ffi.NULL), self._api)
+        if not self.repeatable:
+            # The library released the executor: forget it without calling the destructor.
+            ffi.gc(handle, None)
+            self._cdata = None
+
+
+def _address(data: DeviceBuffer | int) -> Any:
+    return data.handle if isinstance(data, DeviceBuffer) else ffi.cast("void *", int(data))
