@@ -106,7 +106,8 @@ const void *emu_stream_handle(const emu_stream *s);
 typedef struct emu_block_info {
     uintptr_t base;
     size_t size;
-    bool device; /* aclrtMalloc (true) or aclrtMallocHost (false) */
+    bool device;     /* aclrtMalloc or aclrtHostRegister (true), aclrtMallocHost (false) */
+    bool registered; /* host memory registered with aclrtHostRegister */
 } emu_block_info;
 
 /* Finds the recorded block containing [p, p+len); false when there is none. */

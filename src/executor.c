@@ -127,9 +127,11 @@ static int check_tensor_memory(const char *api, const emu_launch *l)
         if (st)
             return st;
     }
+    /* Alignment is a rule for device addresses (aclrtMalloc), not for registered host memory. */
     for (size_t i = 0; i < n; i++) {
         const aclTensor *t = &l->tensors[i];
-        if (t->data && ((uintptr_t)t->data % 32) != 0) {
+        emu_block_info b;
+        if (t->data && ((uintptr_t)t->data % 32) != 0 && emu_mem_find(t->data, 0, &b) && b.device && !b.registered) {
             int st = emu_misuse(ACLNN_ERR_PARAM_INVALID, api, "%s address %p is not 32-byte aligned (CANN requires it)",
                                 l->op->tensor_names[i], t->data);
             if (st)

@@ -55,7 +55,8 @@ bool emu_mem_find(const void *p, size_t len, emu_block_info *out)
     ptrdiff_t i = find_locked((uintptr_t)p);
     bool ok = i >= 0 && len <= blocks[i].size - ((uintptr_t)p - blocks[i].base);
     if (i >= 0 && out)
-        *out = (emu_block_info){.base = blocks[i].base, .size = blocks[i].size, .device = blocks[i].device};
+        *out = (emu_block_info){
+            .base = blocks[i].base, .size = blocks[i].size, .device = blocks[i].device, .registered = !blocks[i].owned};
     pthread_mutex_unlock(&mu);
     return ok;
 }
