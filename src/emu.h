@@ -112,8 +112,8 @@ typedef struct emu_block_info {
 
 /* Finds the recorded block containing [p, p+len); false when there is none. */
 bool emu_mem_find(const void *p, size_t len, emu_block_info *out);
-/* Records that an operator enqueued on s (task seq) writes the block containing p. */
-void emu_mem_note_write(const void *p, emu_stream *s, uint64_t seq, const char *op);
+/* Records that work enqueued on s (task seq) uses (reads, or writes) the block containing p. */
+void emu_mem_note_use(const void *p, emu_stream *s, uint64_t seq, const char *op, bool writes);
 /* Checks a host read of [p, p+len) against pending operator writes (see validation-mode). */
 int emu_mem_check_read(const void *p, size_t len, const char *api);
 void emu_mem_forget_stream(emu_stream *s);

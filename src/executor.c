@@ -191,6 +191,10 @@ int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspac
         free(l);
         return st;
     }
+    void *data[EMU_MAX_IO] = {0};
+    for (size_t i = 0; i < op->n_inputs + op->n_outputs; i++)
+        if (emu_tensor_extent(&l->tensors[i]) > 0)
+            data[i] = l->tensors[i].data;
     if (!executor->repeatable) {
         emu_registry_remove(executor, EMU_EXECUTOR, true);
         executor_free(executor);
@@ -198,9 +202,10 @@ int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspac
     uint64_t seq;
     if (emu_stream_enqueue(s, run_launch, free, l, &seq) != 0)
         return emu_error(ACLNN_ERR_INNER, api, "out of memory enqueuing the operator");
-    for (size_t i = op->n_inputs; i < op->n_inputs + op->n_outputs; i++)
-        if (l->tensors[i].data && emu_tensor_extent(&l->tensors[i]) > 0)
-            emu_mem_note_write(l->tensors[i].data, s, seq, op->name);
+    /* The launch owns nothing now (the stream frees it): use our own copies. */
+    for (size_t i = 0; i < op->n_inputs + op->n_outputs; i++)
+        if (data[i])
+            emu_mem_note_use(data[i], s, seq, op->name, i >= op->n_inputs);
     emu_log(EMU_LOG_INFO, "%s workspaceSize=%llu stream=%p -> 0 (enqueued)", api, (unsigned long long)workspace_size,
             stream);
     return ACLNN_SUCCESS;

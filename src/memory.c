@@ -22,10 +22,11 @@ typedef struct block {
     bool owned; /* false: host memory registered with aclrtHostRegister */
     int refs;   /* registrations of that host memory */
     int policy;
-    /* The last operator write enqueued on a stream, for the missing-synchronise check. */
-    emu_stream *writer;
-    uint64_t writer_seq;
-    const char *writer_op;
+    /* The last enqueued work that writes the block (missing-synchronise check) and
+     * that uses it at all (freeing memory still in use). */
+    emu_stream *writer, *user;
+    uint64_t writer_seq, user_seq;
+    const char *writer_op, *user_op;
 } block;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -100,7 +101,7 @@ static aclError allocate(const char *api, void **ptr, size_t size, bool device, 
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "size is 0");
     if (device && !valid_policy(policy))
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "policy %d is not an aclrtMemMallocPolicy", policy);
-    int32_t dev;
+    int32_t dev = 0;
     int st = device ? emu_current_device(api, &dev) : emu_require_init(api);
     if (st)
         return st;
@@ -123,11 +124,34 @@ static aclError allocate(const char *api, void **ptr, size_t size, bool device, 
     return ACL_SUCCESS;
 }
 
+/* Freeing memory that enqueued work still uses: warn and wait (strict: refuse). */
+static int check_free_in_use(const char *api, void *p)
+{
+    pthread_mutex_lock(&mu);
+    ptrdiff_t i = find_locked((uintptr_t)p);
+    emu_stream *u = i >= 0 ? blocks[i].user : NULL;
+    uint64_t seq = i >= 0 ? blocks[i].user_seq : 0;
+    const char *op = i >= 0 ? blocks[i].user_op : NULL;
+    pthread_mutex_unlock(&mu);
+    if (!u || emu_stream_host_synced(u, seq))
+        return 0;
+    int st = emu_misuse(ACL_ERROR_INVALID_PARAM, api,
+                        "frees memory %p that %s, enqueued on stream %p, still uses; the host has not synchronised "
+                        "with that stream since (missing aclrtSynchronizeStream?)",
+                        p, op, (void *)u);
+    if (st == 0)
+        emu_stream_wait(u, seq); /* normal mode: free only after the work is done, never under it */
+    return st;
+}
+
 static aclError release(const char *api, void *p, bool device)
 {
     emu_diag_api(api);
     if (!p)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", device ? "devPtr" : "hostPtr");
+    int st = check_free_in_use(api, p);
+    if (st)
+        return st;
     pthread_mutex_lock(&mu);
     ptrdiff_t i = find_locked((uintptr_t)p);
     bool ok = i >= 0 && blocks[i].base == (uintptr_t)p && blocks[i].device == device && blocks[i].owned;
@@ -213,14 +237,19 @@ ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr)
     return ok ? ACL_SUCCESS : emu_error(ACL_ERROR_INVALID_PARAM, api, "%p is not registered host memory", ptr);
 }
 
-void emu_mem_note_write(const void *p, emu_stream *s, uint64_t seq, const char *op)
+void emu_mem_note_use(const void *p, emu_stream *s, uint64_t seq, const char *op, bool writes)
 {
     pthread_mutex_lock(&mu);
     ptrdiff_t i = find_locked((uintptr_t)p);
     if (i >= 0) {
-        blocks[i].writer = s;
-        blocks[i].writer_seq = seq;
-        blocks[i].writer_op = op;
+        blocks[i].user = s;
+        blocks[i].user_seq = seq;
+        blocks[i].user_op = op;
+        if (writes) {
+            blocks[i].writer = s;
+            blocks[i].writer_seq = seq;
+            blocks[i].writer_op = op;
+        }
     }
     pthread_mutex_unlock(&mu);
 }
@@ -228,22 +257,24 @@ void emu_mem_note_write(const void *p, emu_stream *s, uint64_t seq, const char *
 void emu_mem_forget_stream(emu_stream *s)
 {
     pthread_mutex_lock(&mu);
-    for (size_t i = 0; i < n_blocks; i++)
+    for (size_t i = 0; i < n_blocks; i++) {
         if (blocks[i].writer == s)
             blocks[i].writer = NULL;
+        if (blocks[i].user == s)
+            blocks[i].user = NULL;
+    }
     pthread_mutex_unlock(&mu);
 }
 
 int emu_mem_check_read(const void *p, size_t len, const char *api)
 {
-    (void)len;
     pthread_mutex_lock(&mu);
     ptrdiff_t i = find_locked((uintptr_t)p);
     emu_stream *w = i >= 0 ? blocks[i].writer : NULL;
     uint64_t seq = i >= 0 ? blocks[i].writer_seq : 0;
     const char *op = i >= 0 ? blocks[i].writer_op : NULL;
     pthread_mutex_unlock(&mu);
-    if (!w || emu_stream_host_synced(w, seq))
+    if (!w || emu_stream_host_synced(w, seq) || len == 0)
         return 0;
     int st = emu_misuse(ACL_ERROR_INVALID_PARAM, api,
                         "reads device memory %p that %s, enqueued on stream %p, writes; the host has not "
@@ -366,7 +397,9 @@ static aclError enqueue_copy(const char *api, aclrtStream stream, void *dst, con
     st = emu_stream_enqueue(s, run_copy, free, t, &seq);
     if (st)
         return emu_error(st, api, "out of memory enqueuing the copy");
-    emu_mem_note_write(dst, s, seq, api);
+    emu_mem_note_use(dst, s, seq, api, true);
+    if (src)
+        emu_mem_note_use(src, s, seq, api, false);
     return ACL_SUCCESS;
 }
 

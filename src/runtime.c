@@ -280,7 +280,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
     emu_diag_api(api);
     if (!stream)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "stream is NULL");
-    int32_t dev;
+    int32_t dev = 0;
     int st = emu_current_device(api, &dev);
     if (st)
         return st;
@@ -344,7 +344,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void)
     static const char api[] = "aclrtSynchronizeDevice";
     emu_diag_api(api);
     pthread_mutex_lock(&rt_mu);
-    int32_t dev;
+    int32_t dev = 0;
     int st = current_device_locked(api, &dev);
     emu_stream **list = NULL;
     size_t n = 0;

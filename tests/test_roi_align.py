@@ -4,10 +4,11 @@ import time
 
 import numpy as np
 import pytest
-from reference import random_boxes, rel_err, roi_align_backward, roi_align_backward_separable
 
 import aclnn_emu
 from aclnn_emu import AclnnError, ParamInvalidError, ParamNullptrError, ffi, lib
+
+from reference import random_boxes, rel_err, roi_align_backward, roi_align_backward_separable
 
 try:
     import torch
@@ -199,8 +200,12 @@ def f32(*shape):
 
 
 def phase_one(g, boxes, in_shape, gi, ph=2, pw=2, scale=1.0, ratio=0, fmts=("NCHW", "ND", "NCHW")):
-    with aclnn_emu.Tensor(g, format=fmts[0]) as tg, aclnn_emu.Tensor(boxes, format=fmts[1]) as tb, \
-            aclnn_emu.Tensor(gi, format=fmts[2]) as ti, aclnn_emu.IntArray(in_shape) as shp:
+    with (
+        aclnn_emu.Tensor(g, format=fmts[0]) as tg,
+        aclnn_emu.Tensor(boxes, format=fmts[1]) as tb,
+        aclnn_emu.Tensor(gi, format=fmts[2]) as ti,
+        aclnn_emu.IntArray(in_shape) as shp,
+    ):
         return aclnn_emu.roi_align_v2_backward_get_workspace_size(tg, tb, shp, ph, pw, scale, ratio, False, ti)
 
 
@@ -261,12 +266,17 @@ def test_check_order():
 @pytest.mark.parametrize("which", range(6))
 def test_null_arguments(which):
     names = ["gradOutput", "boxes", "inputShape", "gradInput", "workspaceSize", "executor"]
-    with aclnn_emu.Tensor(OK[0], format="NCHW") as tg, aclnn_emu.Tensor(OK[1], format="ND") as tb, \
-            aclnn_emu.Tensor(OK[3], format="NCHW") as ti, aclnn_emu.IntArray(OK[2]) as shp:
+    with (
+        aclnn_emu.Tensor(OK[0], format="NCHW") as tg,
+        aclnn_emu.Tensor(OK[1], format="ND") as tb,
+        aclnn_emu.Tensor(OK[3], format="NCHW") as ti,
+        aclnn_emu.IntArray(OK[2]) as shp,
+    ):
         ptrs = [tg.handle, tb.handle, shp.handle, ti.handle, ffi.new("uint64_t *"), ffi.new("aclOpExecutor **")]
         ptrs[which] = ffi.NULL
-        st = lib.aclnnRoiAlignV2BackwardGetWorkspaceSize(ptrs[0], ptrs[1], ptrs[2], 2, 2, 1.0, 0, False, ptrs[3],
-                                                         ptrs[4], ptrs[5])
+        st = lib.aclnnRoiAlignV2BackwardGetWorkspaceSize(
+            ptrs[0], ptrs[1], ptrs[2], 2, 2, 1.0, 0, False, ptrs[3], ptrs[4], ptrs[5]
+        )
         assert st == ParamNullptrError.codes[0]
         msg = aclnn_emu.errors.recent_error_message()
         assert msg == f"aclnnRoiAlignV2BackwardGetWorkspaceSize: {names[which]} is NULL"

@@ -2,10 +2,11 @@
 
 import numpy as np
 import pytest
-from reference import rel_err, upsample_bilinear2d_backward
 
 import aclnn_emu
 from aclnn_emu import ParamInvalidError, ParamNullptrError, ffi, lib
+
+from reference import rel_err, upsample_bilinear2d_backward
 
 try:
     import ml_dtypes
@@ -143,9 +144,13 @@ def test_deterministic_across_thread_counts(threads, rng):
     for n in (1, 2, 3):
         threads(n)
         results.append(run_nchw(g, (29, 31), False).tobytes())
-        results.append(aclnn_emu.upsample_bilinear2d_backward_v2(
-            np.ascontiguousarray(g.transpose(0, 2, 3, 1)), (64, 48), (3, 29, 31, 5), False, format="NHWC"
-        ).transpose(0, 3, 1, 2).tobytes())
+        results.append(
+            aclnn_emu.upsample_bilinear2d_backward_v2(
+                np.ascontiguousarray(g.transpose(0, 2, 3, 1)), (64, 48), (3, 29, 31, 5), False, format="NHWC"
+            )
+            .transpose(0, 3, 1, 2)
+            .tobytes()
+        )
     assert results[0::2] == [results[0]] * 3
     assert results[1::2] == [results[1]] * 3
 
@@ -181,8 +186,12 @@ def test_against_pytorch(i):
 
 def call(g, out_size, in_size, out, align=False, sh=0.0, sw=0.0, fmt="NCHW", out_fmt=None):
     """Phase one through the handle API (returns the executor on success)."""
-    with aclnn_emu.Tensor(g, format=fmt) as tg, aclnn_emu.Tensor(out, format=out_fmt or fmt) as to, \
-            aclnn_emu.IntArray(out_size) as osz, aclnn_emu.IntArray(in_size) as isz:
+    with (
+        aclnn_emu.Tensor(g, format=fmt) as tg,
+        aclnn_emu.Tensor(out, format=out_fmt or fmt) as to,
+        aclnn_emu.IntArray(out_size) as osz,
+        aclnn_emu.IntArray(in_size) as isz,
+    ):
         return aclnn_emu.upsample_bilinear2d_backward_v2_get_workspace_size(tg, osz, isz, align, sh, sw, to)
 
 
@@ -202,10 +211,14 @@ def f32(*shape):
         ((f32(1, 2, 4, 4), (4, 4), (1, 1, 2, 2), f32(1, 1, 2, 2)), "gradOut shape must be (1,1,4,4)"),
         ((f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), f32(1, 1, 2, 3)), "out shape must be inputSize (1,1,2,2)"),
         ((f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), f32(2, 1, 2, 2)), "out shape must be inputSize"),
-        ((np.zeros((1, 1, 4, 4)), (4, 4), (1, 1, 2, 2), np.zeros((1, 1, 2, 2))),
-         "gradOut dtype must be FLOAT, FLOAT16 or BF16, got DOUBLE"),
-        ((f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), np.zeros((1, 1, 2, 2), np.float16)),
-         "out dtype must equal gradOut's (FLOAT), got FLOAT16"),
+        (
+            (np.zeros((1, 1, 4, 4)), (4, 4), (1, 1, 2, 2), np.zeros((1, 1, 2, 2))),
+            "gradOut dtype must be FLOAT, FLOAT16 or BF16, got DOUBLE",
+        ),
+        (
+            (f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), np.zeros((1, 1, 2, 2), np.float16)),
+            "out dtype must equal gradOut's (FLOAT), got FLOAT16",
+        ),
     ],
 )
 def test_checks(args, message):
@@ -233,10 +246,13 @@ def test_check_order_rank_before_dtype():
 def test_dims_above_int32():
     big = 2**31
     t = aclnn_emu.Tensor  # zero-sized tensors with a huge dim are legal and cheap
-    with aclnn_emu.DeviceBuffer(64) as buf, \
-            t(buf, shape=(big, 0, 4, 4), dtype=np.float32, format="NCHW") as tg, \
-            t(buf, shape=(big, 0, 2, 2), dtype=np.float32, format="NCHW") as to, \
-            aclnn_emu.IntArray((4, 4)) as osz, aclnn_emu.IntArray((big, 0, 2, 2)) as isz:
+    with (
+        aclnn_emu.DeviceBuffer(64) as buf,
+        t(buf, shape=(big, 0, 4, 4), dtype=np.float32, format="NCHW") as tg,
+        t(buf, shape=(big, 0, 2, 2), dtype=np.float32, format="NCHW") as to,
+        aclnn_emu.IntArray((4, 4)) as osz,
+        aclnn_emu.IntArray((big, 0, 2, 2)) as isz,
+    ):
         with pytest.raises(ParamInvalidError, match="gradOut dim 0 is 2147483648, above INT32_MAX"):
             aclnn_emu.upsample_bilinear2d_backward_v2_get_workspace_size(tg, osz, isz, False, 0.0, 0.0, to)
 
@@ -251,12 +267,17 @@ def test_overlapping_output_rejected():
 @pytest.mark.parametrize("which", range(6))
 def test_null_arguments(which):
     names = ["gradOut", "outputSize", "inputSize", "out", "workspaceSize", "executor"]
-    with aclnn_emu.Tensor(f32(1, 1, 4, 4), format="NCHW") as tg, aclnn_emu.Tensor(f32(1, 1, 2, 2), format="NCHW") \
-            as to, aclnn_emu.IntArray((4, 4)) as osz, aclnn_emu.IntArray((1, 1, 2, 2)) as isz:
+    with (
+        aclnn_emu.Tensor(f32(1, 1, 4, 4), format="NCHW") as tg,
+        aclnn_emu.Tensor(f32(1, 1, 2, 2), format="NCHW") as to,
+        aclnn_emu.IntArray((4, 4)) as osz,
+        aclnn_emu.IntArray((1, 1, 2, 2)) as isz,
+    ):
         ws, ex = ffi.new("uint64_t *"), ffi.new("aclOpExecutor **")
         args = [tg.handle, osz.handle, isz.handle, to.handle, ws, ex]
         args[which] = ffi.NULL
-        st = lib.aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(args[0], args[1], args[2], False, 0.0, 0.0,
-                                                                   args[3], args[4], args[5])
+        st = lib.aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
+            args[0], args[1], args[2], False, 0.0, 0.0, args[3], args[4], args[5]
+        )
         assert st == ParamNullptrError.codes[0]
         assert f"{names[which]} is NULL" in aclnn_emu.errors.recent_error_message()

@@ -1,0 +1,67 @@
+"""The hand-kept cffi declarations match the public headers, and the library exports them all."""
+
+import subprocess
+
+import pytest
+
+from aclnn_emu import _cdef, cli, ffi, lib
+
+pycparser = pytest.importorskip("pycparser")
+from pycparser import c_ast, c_generator  # noqa: E402
+
+HEADERS = ["acl/acl.h", "aclnn/aclnn_base.h", "aclnn_emu/aclnn_emu.h", "aclnnop/aclnn_roi_align_v2_backward.h",
+           "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"]  # fmt: skip
+# pycparser has no libc: plain typedefs stand in for <stdint.h>, <stddef.h>, <stdbool.h>.
+PRELUDE = """
+typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
+typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;
+typedef unsigned long uint64_t; typedef unsigned long size_t; typedef unsigned long uintptr_t; typedef _Bool bool;
+"""
+
+
+def strip_comments(text):
+    return subprocess.run(["cc", "-E", "-P", "-x", "c", "-"], input=text, check=True, capture_output=True,
+                          text=True).stdout  # fmt: skip
+
+
+def declarations(text):
+    """{name: normalised C text} of the functions, enums and typedefs in a translation unit."""
+    ast = pycparser.CParser().parse(PRELUDE + strip_comments(text))
+    gen = c_generator.CGenerator()
+    out = {}
+    for node in ast.ext:
+        if isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.FuncDecl):
+            out["function " + node.name] = " ".join(gen.visit(node).split())
+        elif isinstance(node, c_ast.Typedef):
+            out["typedef " + node.name] = " ".join(gen.visit(node).split())
+    return out
+
+
+def header_text(tmp_path):
+    (tmp_path / "stub").mkdir()
+    for name in ["stdint.h", "stddef.h", "stdbool.h"]:
+        (tmp_path / "stub" / name).write_text("")
+    src = tmp_path / "all.h"
+    src.write_text("".join(f'#include "{h}"\n' for h in HEADERS))
+    cmd = ["cc", "-E", "-P", "-nostdinc", f"-I{tmp_path / 'stub'}", *cli.cflags(), "-D__attribute__(x)=",
+           str(src)]  # fmt: skip
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def test_cdef_matches_headers(tmp_path):
+    from_headers = declarations(header_text(tmp_path))
+    cdef_text = _cdef.CDEF.replace("void free(void *ptr);", "")
+    from_cdef = declarations(cdef_text)
+    assert len(from_headers) > 60
+    missing = sorted(set(from_headers) - set(from_cdef))
+    extra = sorted(set(from_cdef) - set(from_headers))
+    assert not missing, f"declared in the headers but not in the cdef: {missing}"
+    assert not extra, f"declared in the cdef but not in the headers: {extra}"
+    for key, text in from_headers.items():
+        assert from_cdef[key] == text, key
+
+
+def test_every_function_is_exported():
+    names = [k.split()[1] for k in declarations(_cdef.CDEF) if k.startswith("function ")]
+    for name in names:
+        assert ffi.typeof(getattr(lib, name)).kind == "function", name
