@@ -5,6 +5,8 @@
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +31,63 @@ struct emu_stream {
     char error_msg[EMU_MSG_MAX];
     int32_t device;
     bool is_default, shutdown;
+    bool running; /* a task is executing (on the worker or on a synchronising host thread) */
+    atomic_uint_fast64_t completed_mirror; /* `completed`, readable without the lock */
 };
+
+/* How long a waiting host thread polls before it sleeps: short tasks finish
+ * sooner than a futex wake-up takes. */
+#define SPIN_POLLS 4000
+
+/* Runs the head task with s->mu held on entry and on return (released while it runs). */
+static void run_head_locked(emu_stream *s, char *msg, size_t cap)
+{
+    task *t = s->head;
+    s->head = t->next;
+    if (!s->head)
+        s->tail = NULL;
+    s->running = true;
+    pthread_mutex_unlock(&s->mu);
+
+    msg[0] = '\0';
+    int st = t->fn(t->ctx, msg, cap);
+    if (t->release)
+        t->release(t->ctx);
+    free(t);
+
+    pthread_mutex_lock(&s->mu);
+    s->running = false;
+    s->completed++;
+    atomic_store_explicit(&s->completed_mirror, s->completed, memory_order_release);
+    if (st != 0 && s->error_status == 0) {
+        s->error_status = st;
+        snprintf(s->error_msg, sizeof s->error_msg, "%s", msg);
+    }
+    pthread_cond_broadcast(&s->done);
+    if (s->head)
+        pthread_cond_signal(&s->work);
+}
+
+/* Waits until task seq has completed. A host thread that waits would only
+ * sleep, so it runs pending tasks itself (in order, one at a time, like the
+ * worker): enqueue-then-synchronize costs no thread hand-off. */
+static void wait_for_locked(emu_stream *s, uint64_t seq)
+{
+    char msg[EMU_MSG_MAX];
+    while (s->completed < seq) {
+        if (s->head && !s->running) {
+            run_head_locked(s, msg, sizeof msg);
+            continue;
+        }
+        pthread_mutex_unlock(&s->mu);
+        for (int i = 0; i < SPIN_POLLS && atomic_load_explicit(&s->completed_mirror, memory_order_acquire) < seq; i++)
+            if (i % 64 == 63)
+                sched_yield();
+        pthread_mutex_lock(&s->mu);
+        if (s->completed < seq && (!s->head || s->running))
+            pthread_cond_wait(&s->done, &s->mu);
+    }
+}
 
 static void *worker(void *arg)
 {
@@ -37,29 +95,13 @@ static void *worker(void *arg)
     char msg[EMU_MSG_MAX];
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        while (!s->head && !s->shutdown)
+        while ((!s->head || s->running) && !s->shutdown)
             pthread_cond_wait(&s->work, &s->mu);
-        if (!s->head)
+        if (s->shutdown) {
+            wait_for_locked(s, s->enqueued); /* destroying a stream finishes its work first */
             break;
-        task *t = s->head;
-        s->head = t->next;
-        if (!s->head)
-            s->tail = NULL;
-        pthread_mutex_unlock(&s->mu);
-
-        msg[0] = '\0';
-        int st = t->fn(t->ctx, msg, sizeof msg);
-        if (t->release)
-            t->release(t->ctx);
-        free(t);
-
-        pthread_mutex_lock(&s->mu);
-        s->completed++;
-        if (st != 0 && s->error_status == 0) {
-            s->error_status = st;
-            snprintf(s->error_msg, sizeof s->error_msg, "%s", msg);
         }
-        pthread_cond_broadcast(&s->done);
+        run_head_locked(s, msg, sizeof msg);
     }
     pthread_mutex_unlock(&s->mu);
     return NULL;
@@ -146,8 +188,7 @@ int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, vo
 void emu_stream_wait(emu_stream *s, uint64_t seq)
 {
     pthread_mutex_lock(&s->mu);
-    while (s->completed < seq)
-        pthread_cond_wait(&s->done, &s->mu);
+    wait_for_locked(s, seq);
     pthread_mutex_unlock(&s->mu);
 }
 
@@ -155,8 +196,7 @@ int emu_stream_sync(emu_stream *s, const char *api)
 {
     pthread_mutex_lock(&s->mu);
     uint64_t target = s->enqueued;
-    while (s->completed < target)
-        pthread_cond_wait(&s->done, &s->mu);
+    wait_for_locked(s, target);
     if (target > s->host_synced)
         s->host_synced = target;
     int st = s->error_status;

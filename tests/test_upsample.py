@@ -88,6 +88,19 @@ def test_random_nhwc(i, dtype):
     assert rel_err(out.transpose(0, 3, 1, 2).astype(np.float64), ref) <= TOL[np.dtype(dtype).name]
 
 
+@pytest.mark.parametrize("factor", [2, 3, 4, 8])
+@pytest.mark.parametrize("align", [False, True])
+def test_integer_upscale_factors(factor, align):
+    # Integer factors take the kernel's polyphase path; sizes make the affine run start and end inside the row.
+    rng = np.random.default_rng(factor)
+    h, w = 9, 13
+    g = rng.standard_normal((2, 3, h * factor, w * factor)).astype(np.float32)
+    for sh, sw in [(0.0, 0.0), (float(factor), float(factor))]:
+        out = run_nchw(g, (h, w), align, sh, sw)
+        ref = upsample_bilinear2d_backward(g.astype(np.float64), (h, w), align, sh, sw)
+        assert rel_err(out, ref) <= 1e-5
+
+
 def test_fp16_rounds_once_to_nearest_even(rng):
     # fp32 accumulation rounded once: equals the fp32 result rounded to fp16.
     g = rng.standard_normal((1, 2, 12, 10)).astype(np.float16)

@@ -14,8 +14,11 @@ from typing import Any
 import numpy as np
 
 from ._ffi import ffi, lib
-from .errors import check
-from .runtime import Executor, IntArray, Stream, Tensor, ensure_device
+from .errors import ACLNN_ERR_PARAM_INVALID, check
+from .runtime import FORMATS, Executor, IntArray, Stream, Tensor, _base_range, acl_dtype, ensure_device
+
+_ROI = "aclnnRoiAlignV2Backward"
+_UPSAMPLE = "aclnnUpsampleBilinear2dBackwardV2"
 
 __all__ = [
     "roi_align_v2_backward",
@@ -39,7 +42,9 @@ def _as_array(x: Any) -> np.ndarray:
 
 def _describable(a: np.ndarray) -> np.ndarray:
     """``a`` itself when an aclTensor can describe it, else a contiguous copy."""
-    item = a.dtype.itemsize
+    if a.flags.c_contiguous:
+        return a
+    item = a.itemsize
     if any(s < 0 or s % item for s in a.strides):
         return np.ascontiguousarray(a)
     return a
@@ -110,35 +115,90 @@ def upsample_bilinear2d_backward_v2_get_workspace_size(
     )
 
 
-def _run(
-    phase_one: Any,
-    arrays: list[tuple[np.ndarray, str]],
-    attrs: tuple[Any, ...],
-    returned: np.ndarray,
-    written: np.ndarray,
-    stream: Stream | None,
-) -> np.ndarray:
-    """Create tensors for ``arrays``, run both phases, synchronise, release everything.
+class _Call:
+    """C handles of one array-level call, created directly and released in ``close``.
 
-    ``written`` is the array the kernel writes; it differs from ``returned``
-    only when the caller's ``out`` had strides an aclTensor cannot describe.
+    The handle classes of :mod:`aclnn_emu.runtime` are for replaying call
+    sequences; this lean path keeps a whole call to a few microseconds.
     """
-    tensors = [Tensor(a, format=f) for a, f in arrays]
-    try:
-        ws_size, executor = phase_one(tensors, *attrs)
-        try:
-            if ws_size:
-                raise RuntimeError("operators needing a workspace are not wired into the array API")
-            executor.run(stream=stream)
-        finally:
-            executor.close()
-        check(lib.aclrtSynchronizeStream(stream.handle if stream is not None else ffi.NULL), "aclrtSynchronizeStream")
-    finally:
-        for t in tensors:
-            t.close()
-    if written is not returned:
-        returned[...] = written
-    return returned
+
+    def __init__(self) -> None:
+        self.tensors: list[Any] = []
+        self.arrays: list[Any] = []
+        self.registered: list[Any] = []
+
+    def tensor(self, a: np.ndarray, fmt: str) -> Any:
+        item = a.itemsize
+        shape = a.shape
+        data = a.__array_interface__["data"][0]
+        if a.flags.c_contiguous:
+            strides = _contiguous_strides(shape)
+            reach = a.size
+        else:
+            strides = [st // item for st in a.strides]
+            reach = 1 + sum((d - 1) * st for d, st in zip(shape, strides)) if a.size else 0
+        # Register the whole buffer behind `a` (views of one buffer share a registration).
+        base = a.base if isinstance(a.base, np.ndarray) else None
+        addr, size = (data, a.nbytes) if base is None else _base_range(a)
+        if size:
+            where = ffi.cast("void *", addr)
+            if lib.aclrtHostRegister(where, size, 0, _SCRATCH_PTR) == 0:
+                self.registered.append(where)
+            else:
+                lib.aclGetRecentErrMsg()  # overlapping registration: run unregistered
+        t = lib.aclCreateTensor(
+            shape, len(shape), acl_dtype(a.dtype), strides, 0, FORMATS[fmt], [reach], 1, ffi.cast("void *", data)
+        )
+        if t == ffi.NULL:
+            check(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor")
+        self.tensors.append(t)
+        return t
+
+    def int_array(self, values: Sequence[int]) -> Any:
+        vals = [int(v) for v in values]
+        arr = lib.aclCreateIntArray(vals, len(vals))
+        if arr == ffi.NULL:
+            check(ACLNN_ERR_PARAM_INVALID, "aclCreateIntArray")
+        self.arrays.append(arr)
+        return arr
+
+    def run(self, get_ws: Any, launch: Any, api: str, args: list[Any], stream: Stream | None) -> None:
+        ws, ex = ffi.new("uint64_t *"), ffi.new("aclOpExecutor **")
+        check(get_ws(*args, ws, ex), api + "GetWorkspaceSize")
+        if ws[0]:
+            lib.aclDestroyAclOpExecutor(ex[0])
+            raise RuntimeError("operators needing a workspace are not wired into the array API")
+        s = stream.handle if stream is not None else ffi.NULL
+        check(launch(ffi.NULL, 0, ex[0], s), api)
+        check(lib.aclrtSynchronizeStream(s), "aclrtSynchronizeStream")
+
+    def close(self) -> None:
+        for t in self.tensors:
+            lib.aclDestroyTensor(t)
+        for a in self.arrays:
+            lib.aclDestroyIntArray(a)
+        for r in self.registered:
+            lib.aclrtHostUnregister(r)
+
+
+_SCRATCH_PTR = ffi.new("void **")
+
+
+_STRIDES_CACHE: dict[tuple[int, ...], list[int]] = {}
+
+
+def _contiguous_strides(shape: tuple[int, ...]) -> list[int]:
+    """Row-major strides in elements (cached: the same shapes recur)."""
+    strides = _STRIDES_CACHE.get(shape)
+    if strides is None:
+        strides, acc = [], 1
+        for d in reversed(shape):
+            strides.append(acc)
+            acc *= max(d, 1)
+        strides.reverse()
+        if len(_STRIDES_CACHE) < 1024:
+            _STRIDES_CACHE[shape] = strides
+    return strides
 
 
 def _output(out: np.ndarray | None, shape: Sequence[int], dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
@@ -214,19 +274,18 @@ def roi_align_v2_backward(
         raise ValueError("pooled_height and pooled_width are required when grad_output is not 4-D")
     ensure_device()
     result, target = _output(out, input_shape, g.dtype)
-    with IntArray(input_shape) as shape_arr:
-
-        def phase_one(t: list[Tensor], *rest: Any) -> tuple[int, Executor]:
-            return roi_align_v2_backward_get_workspace_size(t[0], t[1], shape_arr, *rest, t[2])
-
-        return _run(
-            phase_one,
-            [(g, "NCHW"), (b, "ND"), (target, "NCHW")],
-            (ph, pw, spatial_scale, sampling_ratio, aligned),
-            result,
-            target,
-            stream,
-        )
+    call = _Call()
+    try:
+        args = [
+            call.tensor(g, "NCHW"), call.tensor(b, "ND"), call.int_array(input_shape), int(ph), int(pw),
+            float(spatial_scale), int(sampling_ratio), bool(aligned), call.tensor(target, "NCHW"),
+        ]  # fmt: skip
+        call.run(lib.aclnnRoiAlignV2BackwardGetWorkspaceSize, lib.aclnnRoiAlignV2Backward, _ROI, args, stream)
+    finally:
+        call.close()
+    if target is not result:
+        result[...] = target
+    return result
 
 
 def upsample_bilinear2d_backward_v2(
@@ -279,16 +338,19 @@ def upsample_bilinear2d_backward_v2(
     g = _describable(_as_array(grad_out))
     ensure_device()
     result, target = _output(out, input_size, g.dtype)
-    with IntArray(output_size) as out_arr, IntArray(input_size) as in_arr:
-
-        def phase_one(t: list[Tensor], *rest: Any) -> tuple[int, Executor]:
-            return upsample_bilinear2d_backward_v2_get_workspace_size(t[0], out_arr, in_arr, *rest, t[1])
-
-        return _run(
-            phase_one,
-            [(g, format), (target, format)],
-            (align_corners, scales_h, scales_w),
-            result,
-            target,
-            stream,
-        )
+    fmt = format.upper()
+    call = _Call()
+    try:
+        args = [
+            call.tensor(g, fmt), call.int_array(output_size), call.int_array(input_size), bool(align_corners),
+            float(scales_h), float(scales_w), call.tensor(target, fmt),
+        ]  # fmt: skip
+        call.run(
+            lib.aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize, lib.aclnnUpsampleBilinear2dBackwardV2, _UPSAMPLE,
+            args, stream,
+        )  # fmt: skip
+    finally:
+        call.close()
+    if target is not result:
+        result[...] = target
+    return result

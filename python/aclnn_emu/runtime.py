@@ -44,6 +44,9 @@ _NUMPY_TO_ACL = {
 }  # fmt: skip
 
 
+_DTYPE_CACHE: dict[Any, int] = {}
+
+
 def acl_dtype(dtype: Any) -> int:
     """The ``aclDataType`` value of a numpy dtype (``ml_dtypes.bfloat16`` is ACL_BF16).
 
@@ -52,11 +55,18 @@ def acl_dtype(dtype: Any) -> int:
     TypeError
         If CANN has no matching data type.
     """
-    name = np.dtype(dtype).name
     try:
-        return _NUMPY_TO_ACL[name]
-    except KeyError:
-        raise TypeError(f"numpy dtype {name} has no aclDataType") from None
+        return _DTYPE_CACHE[dtype]
+    except (KeyError, TypeError):
+        pass
+    name = np.dtype(dtype).name
+    if name not in _NUMPY_TO_ACL:
+        raise TypeError(f"numpy dtype {name} has no aclDataType")
+    try:
+        _DTYPE_CACHE[dtype] = _NUMPY_TO_ACL[name]
+    except TypeError:  # unhashable dtype-like
+        pass
+    return _NUMPY_TO_ACL[name]
 
 
 # ---- process and thread state -------------------------------------------

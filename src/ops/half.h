@@ -7,6 +7,7 @@
 #define ACLNN_EMU_HALF_H_
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -64,5 +65,13 @@ static inline uint16_t emu_f32_to_f16(float f)
     ax += 0xfffu + ((ax >> 13) & 1u);
     return sign | (uint16_t)((ax - 0x38000000u) >> 13);
 }
+
+/* All 65536 float16 values as float32 (built once, thread-safe): a load
+ * instead of the branchy conversion in the kernels' inner loops. */
+const float *emu_f16_table(void);
+
+/* Contiguous row conversions (round to nearest even), vectorised where the CPU allows. */
+void emu_f16_row_to_f32(float *dst, const uint16_t *src, int64_t n);
+void emu_f32_row_to_f16(uint16_t *dst, const float *src, int64_t n);
 
 #endif /* ACLNN_EMU_HALF_H_ */

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel_util.h"
 #include "roi_align_v2_backward.h"
 
 /* Box chunks keep the per-axis weights of a batch of boxes in memory. */
@@ -223,25 +224,34 @@ static int64_t box_ranges(const roi_plan *p, const box_geom *g, bin_weights *bin
     return total;
 }
 
-/* Cost model of the two ways to apply a box (multiply-adds). */
+/* Cost of one row update of n elements: vector operations plus a fixed
+ * overhead per row (loop set-up, tail), in units of 8-wide operations. */
+static double row_cost(int64_t n)
+{
+    return (double)((n + 7) / 8) + 1.5;
+}
+
+/* Cost model of the two ways to apply a box (see the file comment). */
 static bool prefer_separable(const roi_plan *p, const bin_weights *bins)
 {
-    int64_t sum_y = 0, sum_x = 0, lo = INT64_MAX, hi = 0, rows = 0;
+    double per_bin_x = 0, build_t = 0;
+    int64_t sum_y = 0, rows = 0, lo = INT64_MAX, hi = 0;
+    for (int64_t i = p->pooled_h; i < p->pooled_h + p->pooled_w; i++) {
+        if (!bins[i].len)
+            continue;
+        per_bin_x += row_cost(bins[i].len);
+        lo = bins[i].first < lo ? bins[i].first : lo;
+        hi = bins[i].first + bins[i].len > hi ? bins[i].first + bins[i].len : hi;
+    }
     for (int64_t i = 0; i < p->pooled_h; i++) {
         sum_y += bins[i].len;
         rows += bins[i].len > 0;
     }
-    for (int64_t i = p->pooled_h; i < p->pooled_h + p->pooled_w; i++) {
-        if (!bins[i].len)
-            continue;
-        sum_x += bins[i].len;
-        lo = bins[i].first < lo ? bins[i].first : lo;
-        hi = bins[i].first + bins[i].len > hi ? bins[i].first + bins[i].len : hi;
-    }
-    if (!sum_x || !sum_y)
+    if (per_bin_x == 0 || sum_y == 0)
         return false;
-    double per_bin = (double)sum_y * (double)sum_x;
-    double separable = (double)rows * (double)sum_x + (double)sum_y * (double)(hi - lo) + (double)rows * (hi - lo);
+    build_t = (double)rows * (per_bin_x + row_cost(hi - lo)); /* T rows: clear, then one update per bin */
+    double per_bin = (double)sum_y * per_bin_x;
+    double separable = build_t + (double)sum_y * row_cost(hi - lo);
     return separable < per_bin;
 }
 
@@ -300,6 +310,20 @@ static inline void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, con
             for (int64_t x = 0; x < span; x++)
                 row[x * sx] += a * tmp[x];
         }
+    }
+}
+
+/* All boxes of a chunk that fall on image b, applied to one (b, c) plane in box order. */
+EMU_HOT static void scatter_plane(const roi_plan *p, const chunk *ch, int64_t b, const float *g_c, int64_t go_sk,
+                                  int64_t go_sh, int64_t go_sw, float *plane, int64_t sy, int64_t sx, float *tmp)
+{
+    for (int64_t i = ch->img_first[b]; i < ch->img_first[b + 1]; i++) {
+        const int64_t kk = ch->order[i];
+        const float *g = g_c + (ch->k0 + kk) * go_sk;
+        if (sx == 1)
+            apply_box(p, ch, kk, g, go_sh, go_sw, plane, sy, 1, tmp);
+        else
+            apply_box(p, ch, kk, g, go_sh, go_sw, plane, sy, sx, tmp);
     }
 }
 
@@ -462,14 +486,8 @@ int roi_align_v2_backward_kernel(const aclTensor *grad_output, const aclTensor *
                 float *plane = gi + b * gi_sb + c * gi_sc;
                 if (first_chunk)
                     zero_plane(plane, H, W, gi_sy, gi_sx);
-                for (int64_t i = ch.img_first[b]; i < ch.img_first[b + 1]; i++) {
-                    const int64_t kk = ch.order[i];
-                    const float *g = go + (k0 + kk) * go_sk + c * go_sc;
-                    if (gi_sx == 1)
-                        apply_box(p, &ch, kk, g, go_sh, go_sw, plane, gi_sy, 1, tmp);
-                    else
-                        apply_box(p, &ch, kk, g, go_sh, go_sw, plane, gi_sy, gi_sx, tmp);
-                }
+                if (ch.img_first[b + 1] > ch.img_first[b])
+                    scatter_plane(p, &ch, b, go + c * go_sc, go_sk, go_sh, go_sw, plane, gi_sy, gi_sx, tmp);
             }
             free(tmp);
         }

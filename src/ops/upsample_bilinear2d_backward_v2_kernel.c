@@ -18,20 +18,32 @@
 #include <string.h>
 
 #include "half.h"
+#include "kernel_util.h"
 #include "upsample_bilinear2d_backward_v2.h"
 
-/* Gather form of one axis: input index y receives from source indices
- * src[k] with weight wt[k], k in [first[y], first[y+1]). */
+/* Gather form of one axis with a fixed tap count: input index y receives
+ * from source indices first[y] + t with weight wt[t * in + y], t < taps
+ * (unused taps have weight 0). The sources of one input index are always
+ * consecutive (lo is monotonic in the output index), and a fixed count makes
+ * the loops below branch-free. */
 typedef struct axis_taps {
-    int64_t *first;
-    int64_t *src;
-    float *wt;
+    int64_t taps;   /* the largest count */
+    int64_t *first; /* per input index */
+    int64_t *count; /* per input index: real taps (the rest is padding) */
+    float *wt;      /* taps * in */
+    /* Polyphase fast path: on [x0, x1) first[x] == stride * x + shift with an
+     * integer stride (integer upscaling), so tap k of x is element
+     * x + floor((shift + k) / stride) of phase (shift + k) mod stride. */
+    int64_t stride, shift, x0, x1;
 } axis_taps;
+
+/* Rows combined per pass in the H reduction (and C vectors per pixel in NHWC). */
+#define MAX_ROWS 32
 
 static void taps_free(axis_taps *t)
 {
     free(t->first);
-    free(t->src);
+    free(t->count);
     free(t->wt);
 }
 
@@ -48,43 +60,70 @@ static void source_index(int64_t i, double ratio, bool align_corners, int64_t in
     *f = frac < 0.0 ? 0.0 : frac > 1.0 ? 1.0 : frac;
 }
 
+/* The longest run of input indices whose first source is affine with an integer stride >= 2. */
+static void find_affine_run(axis_taps *t, int64_t in)
+{
+    t->stride = t->x0 = t->x1 = t->shift = 0;
+    for (int64_t a = 0; a + 1 < in;) {
+        const int64_t step = t->first[a + 1] - t->first[a];
+        int64_t b = a + 1;
+        while (b + 1 < in && t->first[b + 1] - t->first[b] == step)
+            b++;
+        if (step >= 2 && b + 1 - a > t->x1 - t->x0) {
+            t->stride = step;
+            t->x0 = a;
+            t->x1 = b + 1;
+            t->shift = t->first[a] - step * a;
+        }
+        a = b;
+    }
+}
+
 static bool taps_build(axis_taps *t, int64_t in, int64_t out, double ratio, bool align_corners)
 {
-    t->first = calloc((size_t)in + 1, sizeof *t->first);
-    t->src = malloc(2 * (size_t)out * sizeof *t->src);
-    t->wt = malloc(2 * (size_t)out * sizeof *t->wt);
-    if (!t->first || !t->src || !t->wt)
+    int64_t *last = malloc((size_t)in * sizeof *last);
+    t->first = malloc((size_t)in * sizeof *t->first);
+    t->count = malloc((size_t)in * sizeof *t->count);
+    if (!last || !t->first || !t->count) {
+        free(last);
         return false;
-    /* Count taps per input index, then fill in increasing source order. */
-    for (int64_t i = 0; i < out; i++) {
-        int64_t lo, hi;
-        double f;
-        source_index(i, ratio, align_corners, in, &lo, &hi, &f);
-        t->first[lo + 1]++;
-        if (hi != lo)
-            t->first[hi + 1]++;
     }
-    for (int64_t y = 0; y < in; y++)
-        t->first[y + 1] += t->first[y];
-    int64_t *fill = malloc((size_t)in * sizeof *fill);
-    if (!fill)
-        return false;
-    memcpy(fill, t->first, (size_t)in * sizeof *fill);
+    for (int64_t y = 0; y < in; y++) {
+        t->first[y] = INT64_MAX;
+        last[y] = -1;
+    }
     for (int64_t i = 0; i < out; i++) {
         int64_t lo, hi;
         double f;
         source_index(i, ratio, align_corners, in, &lo, &hi, &f);
-        if (hi == lo) {
-            t->src[fill[lo]] = i;
-            t->wt[fill[lo]++] = 1.0f;
-        } else {
-            t->src[fill[lo]] = i;
-            t->wt[fill[lo]++] = (float)(1.0 - f);
-            t->src[fill[hi]] = i;
-            t->wt[fill[hi]++] = (float)f;
+        int64_t ends[2] = {lo, hi};
+        for (int e = 0; e < 2; e++) {
+            t->first[ends[e]] = i < t->first[ends[e]] ? i : t->first[ends[e]];
+            last[ends[e]] = i;
         }
     }
-    free(fill);
+    t->taps = 1;
+    for (int64_t y = 0; y < in; y++) {
+        if (last[y] < 0)
+            t->first[y] = 0; /* receives nothing */
+        t->count[y] = last[y] - t->first[y] + 1;
+        if (last[y] < 0)
+            t->count[y] = 0;
+        if (t->count[y] > t->taps)
+            t->taps = t->count[y];
+    }
+    free(last);
+    find_affine_run(t, in);
+    t->wt = calloc((size_t)(t->taps * in), sizeof *t->wt);
+    if (!t->wt)
+        return false;
+    for (int64_t i = 0; i < out; i++) {
+        int64_t lo, hi;
+        double f;
+        source_index(i, ratio, align_corners, in, &lo, &hi, &f);
+        t->wt[(i - t->first[lo]) * in + lo] += (float)(1.0 - f);
+        t->wt[(i - t->first[hi]) * in + hi] += (float)f;
+    }
     return true;
 }
 
@@ -100,60 +139,257 @@ static nchw_strides logical_strides(const aclTensor *t, bool nhwc)
 }
 
 /* A row is `len` items of `vec` lanes: (j, lane) at j*sj + lane*sl elements from base. */
-static void load_row(float *dst, const void *base, aclDataType dt, int64_t len, int64_t vec, int64_t sj, int64_t sl)
+static inline void load_row(float *restrict dst, const void *base, aclDataType dt, int64_t len, int64_t vec,
+                            int64_t sj, int64_t sl, const float *restrict f16)
 {
-    for (int64_t j = 0; j < len; j++) {
-        float *d = dst + j * vec;
-        int64_t o = j * sj;
-        switch (dt) {
-        case ACL_FLOAT16:
-            for (int64_t v = 0; v < vec; v++)
-                d[v] = emu_f16_to_f32(((const uint16_t *)base)[o + v * sl]);
+    const uint16_t *h = base;
+    const float *f = base;
+    if (vec == 1 ? sj == 1 : (sl == 1 && sj == vec)) { /* contiguous: one flat loop */
+        const int64_t n = len * vec;
+        if (dt == ACL_FLOAT16)
+            emu_f16_row_to_f32(dst, h, n);
+        else if (dt == ACL_BF16)
+            for (int64_t i = 0; i < n; i++)
+                dst[i] = emu_bf16_to_f32(h[i]);
+        else
+            memcpy(dst, f, (size_t)n * sizeof *dst);
+        return;
+    }
+    for (int64_t j = 0; j < len; j++)
+        for (int64_t v = 0; v < vec; v++) {
+            const int64_t o = j * sj + v * sl;
+            dst[j * vec + v] = dt == ACL_FLOAT16 ? f16[h[o]] : dt == ACL_BF16 ? emu_bf16_to_f32(h[o]) : f[o];
+        }
+}
+
+static inline void store_row(void *base, aclDataType dt, const float *restrict src, int64_t len, int64_t vec, int64_t sj,
+                      int64_t sl)
+{
+    uint16_t *h = base;
+    float *f = base;
+    if (dt == ACL_FLOAT16 && (vec == 1 ? sj == 1 : (sl == 1 && sj == vec))) {
+        emu_f32_row_to_f16(h, src, len * vec);
+        return;
+    }
+    for (int64_t j = 0; j < len; j++)
+        for (int64_t v = 0; v < vec; v++) {
+            const int64_t o = j * sj + v * sl;
+            const float x = src[j * vec + v];
+            if (dt == ACL_FLOAT16)
+                h[o] = emu_f32_to_f16(x);
+            else if (dt == ACL_BF16)
+                h[o] = emu_f32_to_bf16(x);
+            else
+                f[o] = x;
+        }
+}
+
+/* acc[0..len) = sum over t < n of w[t] * rows[t][0..len), up to four rows per pass. */
+static inline void combine_rows(float *restrict acc, const float *const *rows, const float *w, int64_t n, int64_t len)
+{
+    if (n == 0) {
+        memset(acc, 0, (size_t)len * sizeof *acc);
+        return;
+    }
+    for (int64_t t = 0; t < n;) {
+        const float *r0 = rows[t], *r1 = rows[t + (n - t > 1)], *r2 = rows[t + 2 * (n - t > 2)];
+        const float *r3 = rows[t + 3 * (n - t > 3)];
+        const float w0 = w[t], w1 = n - t > 1 ? w[t + 1] : 0, w2 = n - t > 2 ? w[t + 2] : 0;
+        const float w3 = n - t > 3 ? w[t + 3] : 0;
+        const bool first = t == 0;
+        switch (n - t) {
+        case 1:
+            for (int64_t j = 0; j < len; j++)
+                acc[j] = (first ? 0.0f : acc[j]) + w0 * r0[j];
+            t += 1;
             break;
-        case ACL_BF16:
-            for (int64_t v = 0; v < vec; v++)
-                d[v] = emu_bf16_to_f32(((const uint16_t *)base)[o + v * sl]);
+        case 2:
+            for (int64_t j = 0; j < len; j++)
+                acc[j] = (first ? 0.0f : acc[j]) + (w0 * r0[j] + w1 * r1[j]);
+            t += 2;
+            break;
+        case 3:
+            for (int64_t j = 0; j < len; j++)
+                acc[j] = (first ? 0.0f : acc[j]) + (w0 * r0[j] + w1 * r1[j] + w2 * r2[j]);
+            t += 3;
             break;
         default:
-            for (int64_t v = 0; v < vec; v++)
-                d[v] = ((const float *)base)[o + v * sl];
+            for (int64_t j = 0; j < len; j++)
+                acc[j] = (first ? 0.0f : acc[j]) + (w0 * r0[j] + w1 * r1[j] + (w2 * r2[j] + w3 * r3[j]));
+            t += 4;
             break;
         }
     }
 }
 
-static void store_row(void *base, aclDataType dt, const float *src, int64_t len, int64_t vec, int64_t sj, int64_t sl)
+/* NCHW W pass: dst[x] = sum over k < taps of wt[k * w + x] * acc[first[x] + k].
+ * The common tap counts get their own loops (no inner loop, nothing reloaded). */
+static inline void gather_w(float *restrict dst, const float *restrict acc, const int64_t *restrict first,
+                            const float *restrict wt, int64_t w, int64_t taps, int64_t xa, int64_t xb)
 {
-    for (int64_t j = 0; j < len; j++) {
-        const float *s = src + j * vec;
-        int64_t o = j * sj;
-        switch (dt) {
-        case ACL_FLOAT16:
-            for (int64_t v = 0; v < vec; v++)
-                ((uint16_t *)base)[o + v * sl] = emu_f32_to_f16(s[v]);
-            break;
-        case ACL_BF16:
-            for (int64_t v = 0; v < vec; v++)
-                ((uint16_t *)base)[o + v * sl] = emu_f32_to_bf16(s[v]);
-            break;
-        default:
-            for (int64_t v = 0; v < vec; v++)
-                ((float *)base)[o + v * sl] = s[v];
-            break;
+    const float *restrict w0 = wt, *restrict w1 = wt + w, *restrict w2 = wt + 2 * w, *restrict w3 = wt + 3 * w;
+    switch (taps) {
+    case 1:
+        for (int64_t x = xa; x < xb; x++)
+            dst[x] = w0[x] * acc[first[x]];
+        break;
+    case 2:
+        for (int64_t x = xa; x < xb; x++) {
+            const float *a = acc + first[x];
+            dst[x] = w0[x] * a[0] + w1[x] * a[1];
         }
+        break;
+    case 3:
+        for (int64_t x = xa; x < xb; x++) {
+            const float *a = acc + first[x];
+            dst[x] = w0[x] * a[0] + w1[x] * a[1] + w2[x] * a[2];
+        }
+        break;
+    case 4:
+        for (int64_t x = xa; x < xb; x++) {
+            const float *a = acc + first[x];
+            dst[x] = w0[x] * a[0] + w1[x] * a[1] + (w2[x] * a[2] + w3[x] * a[3]);
+        }
+        break;
+    default:
+        for (int64_t x = xa; x < xb; x++) {
+            const float *a = acc + first[x];
+            float sum = 0.0f;
+            for (int64_t k = 0; k < taps; k++)
+                sum += wt[k * w + x] * a[k];
+            dst[x] = sum;
+        }
+        break;
     }
 }
 
-static inline void axpy(float *restrict y, const float *restrict x, float a, int64_t n)
+/* The polyphase W pass on [t->x0, t->x1): split acc into its `stride` phases
+ * (phase q holds acc[stride * m + q]), then every tap is a contiguous,
+ * vectorisable read of one phase. Same products and order as gather_w. */
+static inline void gather_w_polyphase(float *restrict dst, const float *restrict acc, const axis_taps *t, int64_t w,
+                                      int64_t acc_len, float *restrict phases)
 {
-    for (int64_t i = 0; i < n; i++)
-        y[i] += a * x[i];
+    const int64_t s = t->stride, plen = acc_len / s + 1;
+    for (int64_t q = 0; q < s; q++)
+        for (int64_t m = 0; m < plen; m++)
+            phases[q * plen + m] = s * m + q < acc_len ? acc[s * m + q] : 0.0f;
+    for (int64_t k = 0; k < t->taps; k++) {
+        const int64_t d = t->shift + k;
+        const int64_t qd = d >= 0 ? d / s : -((-d + s - 1) / s); /* floor division */
+        const float *restrict ph = phases + (d - qd * s) * plen + qd;
+        const float *restrict wk = t->wt + k * w;
+        if (k == 0)
+            for (int64_t x = t->x0; x < t->x1; x++)
+                dst[x] = wk[x] * ph[x];
+        else
+            for (int64_t x = t->x0; x < t->x1; x++)
+                dst[x] += wk[x] * ph[x];
+    }
 }
 
-static inline void scale_copy(float *restrict y, const float *restrict x, float a, int64_t n)
+typedef struct upsample_ctx {
+    const upsample_plan *p;
+    axis_taps th, tw;
+    aclDataType dt;
+    size_t item;
+    nchw_strides gs, os;
+    const char *gbase;
+    char *obase;
+    int64_t vec, g_lane, o_lane;
+    bool g_direct, o_direct;
+    const float *f16; /* float16 -> float32 table */
+} upsample_ctx;
+
+/* Per-thread scratch: converted gradOut rows, the H-reduced row, the output row. */
+typedef struct upsample_scratch {
+    float *rows;  /* `slots` converted gradOut rows of out_w * vec, tagged by offset */
+    int64_t *tags;
+    int64_t slots;
+    float *part;  /* partial sum when a row has more than MAX_ROWS sources */
+    float *acc;   /* out_w * vec + tw.taps (zero tail: padded taps read it) */
+    float *res;   /* w * vec */
+    float *phases; /* polyphase split of acc: stride * ((out_w + taps) / stride + 1) */
+    const float **ptrs;
+} upsample_scratch;
+
+/* gradOut row i (at element offset off) as float32: in place when it already
+ * is, else converted into a per-thread slot that neighbouring output rows,
+ * which share most of their source rows, reuse. */
+static inline const float *grad_row(const upsample_ctx *x, upsample_scratch *sc, int64_t off, int64_t i)
 {
-    for (int64_t i = 0; i < n; i++)
-        y[i] = a * x[i];
+    if (x->g_direct)
+        return (const float *)x->gbase + off;
+    const int64_t slot = i % sc->slots, len = x->p->out_w * x->vec;
+    float *dst = sc->rows + slot * len;
+    if (sc->tags[slot] != off) {
+        load_row(dst, x->gbase + (size_t)off * x->item, x->dt, x->p->out_w, x->vec, x->gs.w, x->g_lane, x->f16);
+        sc->tags[slot] = off;
+    }
+    return dst;
+}
+
+/* One output row: task t is (n, c, y) in NCHW, (n, y) in NHWC. */
+EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, int64_t t)
+{
+    const upsample_plan *p = x->p;
+    const int64_t vec = x->vec, len = p->out_w * vec, h = p->h, w = p->w;
+    const int64_t plane = t / h, y = t % h;
+    const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
+    const int64_t g_plane = n * x->gs.n + c * x->gs.c, o_row = n * x->os.n + c * x->os.c + y * x->os.h;
+
+    /* 1. Reduce along H: acc = sum of the gradOut rows that reach input row y,
+     *    at most MAX_ROWS at a time (more only under extreme upscaling). */
+    const int64_t i0 = x->th.first[y], count = x->th.count[y];
+    float wh[MAX_ROWS];
+    for (int64_t k0 = 0; k0 < count || k0 == 0; k0 += MAX_ROWS) {
+        const int64_t m = count - k0 < MAX_ROWS ? count - k0 : MAX_ROWS;
+        for (int64_t k = 0; k < m; k++) {
+            sc->ptrs[k] = grad_row(x, sc, g_plane + (i0 + k0 + k) * x->gs.h, i0 + k0 + k);
+            wh[k] = x->th.wt[(k0 + k) * h + y];
+        }
+        if (k0 == 0) {
+            combine_rows(sc->acc, sc->ptrs, wh, m, len);
+        } else {
+            float *part = sc->part;
+            combine_rows(part, sc->ptrs, wh, m, len);
+            for (int64_t j = 0; j < len; j++)
+                sc->acc[j] += part[j];
+        }
+    }
+
+    /* 2. Gather along W into the output row. */
+    float *dst = x->o_direct ? (float *)x->obase + o_row : sc->res;
+    const int64_t wt = x->tw.taps;
+    const float *acc = sc->acc;
+    if (vec == 1 && x->tw.stride) {
+        gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, 0, x->tw.x0);
+        gather_w_polyphase(dst, acc, &x->tw, w, p->out_w + wt, sc->phases);
+        gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, x->tw.x1, w);
+    } else if (vec == 1) {
+        gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, 0, w);
+    } else {
+        /* Every tap moves a whole C vector: out[x] = sum_k w * acc[first + k]. */
+        const float *ptrs[MAX_ROWS + 1];
+        float ww[MAX_ROWS + 1];
+        for (int64_t ox = 0; ox < w; ox++) {
+            float *d = dst + ox * vec;
+            const int64_t cnt = x->tw.count[ox];
+            for (int64_t k0 = 0; k0 < cnt || k0 == 0; k0 += MAX_ROWS) {
+                int64_t m = 0;
+                if (k0 > 0) { /* fold the partial sum in as one more row */
+                    ptrs[m] = d;
+                    ww[m++] = 1.0f;
+                }
+                for (int64_t k = k0; k < cnt && k < k0 + MAX_ROWS; k++) {
+                    ptrs[m] = acc + (x->tw.first[ox] + k) * vec;
+                    ww[m++] = x->tw.wt[k * w + ox];
+                }
+                combine_rows(d, ptrs, ww, m, vec);
+            }
+        }
+    }
+    if (!x->o_direct)
+        store_row(x->obase + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->os.w, x->o_lane);
 }
 
 int upsample_bilinear2d_backward_kernel(const aclTensor *grad_out, const aclTensor *out, const upsample_plan *p,
@@ -161,96 +397,70 @@ int upsample_bilinear2d_backward_kernel(const aclTensor *grad_out, const aclTens
 {
     if (emu_tensor_numel(grad_out) == 0 || emu_tensor_numel(out) == 0)
         return 0;
-    const bool nhwc = p->nhwc;
-    const aclDataType dt = grad_out->dtype;
-    const size_t item = emu_dtype_size(dt);
-    const nchw_strides gs = logical_strides(grad_out, nhwc), os = logical_strides(out, nhwc);
-    const char *gbase = (const char *)grad_out->data + (size_t)grad_out->offset * item;
-    char *obase = (char *)out->data + (size_t)out->offset * item;
-
+    upsample_ctx x = {.p = p, .dt = grad_out->dtype, .item = emu_dtype_size(grad_out->dtype), .f16 = emu_f16_table()};
+    x.gs = logical_strides(grad_out, p->nhwc);
+    x.os = logical_strides(out, p->nhwc);
+    x.gbase = (const char *)grad_out->data + (size_t)grad_out->offset * x.item;
+    x.obase = (char *)out->data + (size_t)out->offset * x.item;
     /* A "row" is one W line; each item of it is `vec` lanes (C in NHWC, 1 in NCHW). */
-    const int64_t vec = nhwc ? p->c : 1;
-    const int64_t planes = nhwc ? p->n : p->n * p->c;
-    const int64_t tasks = planes * p->h;
-    const int64_t g_lane = nhwc ? gs.c : 0, o_lane = nhwc ? os.c : 0;
+    x.vec = p->nhwc ? p->c : 1;
+    x.g_lane = p->nhwc ? x.gs.c : 0;
+    x.o_lane = p->nhwc ? x.os.c : 0;
     /* Rows that are plain contiguous float32 are used in place, not copied. */
-    const bool g_direct = dt == ACL_FLOAT && gs.w == vec && (vec == 1 || g_lane == 1);
-    const bool o_direct = dt == ACL_FLOAT && os.w == vec && (vec == 1 || o_lane == 1);
+    x.g_direct = x.dt == ACL_FLOAT && x.gs.w == x.vec && (x.vec == 1 || x.g_lane == 1);
+    x.o_direct = x.dt == ACL_FLOAT && x.os.w == x.vec && (x.vec == 1 || x.o_lane == 1);
+    const int64_t planes = p->nhwc ? p->n : p->n * p->c;
+    const int64_t tasks = planes * p->h;
 
-    axis_taps th = {0}, tw = {0};
     int status = 0;
-    if (!taps_build(&th, p->h, p->out_h, p->ratio_h, p->align_corners) ||
-        !taps_build(&tw, p->w, p->out_w, p->ratio_w, p->align_corners)) {
+    if (!taps_build(&x.th, p->h, p->out_h, p->ratio_h, p->align_corners) ||
+        !taps_build(&x.tw, p->w, p->out_w, p->ratio_w, p->align_corners)) {
         snprintf(msg, cap, "out of memory building the interpolation weights");
         status = ACLNN_ERR_INNER;
         goto done;
     }
+    const int64_t row_len = p->out_w * x.vec;
+    /* Slots for converted rows: one combine uses at most MAX_ROWS consecutive
+     * rows (distinct slots), plus room for the rows the next output row reuses. */
+    const int64_t slots = (x.th.taps < MAX_ROWS ? x.th.taps : MAX_ROWS) + 4;
+    /* Tiny problems run on the calling worker: waking a thread team costs more. */
+    const int threads = tasks * row_len < 32768 ? 1 : emu_kernel_threads();
 
-#pragma omp parallel num_threads(emu_kernel_threads())
+#pragma omp parallel num_threads(threads)
     {
-        float *acc = malloc((size_t)(p->out_w * vec) * sizeof *acc);  /* H-reduced gradOut row */
-        float *row = malloc((size_t)(p->out_w * vec) * sizeof *row);  /* converted gradOut row */
-        float *res = malloc((size_t)(p->w * vec) * sizeof *res);      /* converted out row */
-        bool ok = acc && row && res;
+        upsample_scratch sc = {
+            .rows = x.g_direct ? NULL : malloc((size_t)(slots * row_len + 1) * sizeof(float)),
+            .tags = malloc((size_t)slots * sizeof(int64_t)),
+            .slots = slots,
+            .part = malloc((size_t)(row_len + 1) * sizeof(float)),
+            .acc = calloc((size_t)(row_len + x.tw.taps + 1), sizeof(float)),
+            .res = malloc((size_t)(p->w * x.vec + 1) * sizeof(float)),
+            .ptrs = malloc(MAX_ROWS * sizeof(float *)),
+            .phases = malloc((size_t)(p->out_w + x.tw.taps + 2 * x.tw.stride + 1) * sizeof(float)),
+        };
+        const bool ok = (sc.rows || x.g_direct) && sc.tags && sc.part && sc.acc && sc.res && sc.ptrs && sc.phases;
+        for (int64_t i = 0; ok && i < slots; i++)
+            sc.tags[i] = -1;
         if (!ok) {
 #pragma omp atomic write
             status = ACLNN_ERR_INNER;
         }
 #pragma omp for schedule(static)
-        for (int64_t t = 0; t < tasks; t++) {
-            if (!ok)
-                continue;
-            const int64_t plane = t / p->h, y = t % p->h;
-            const int64_t n = nhwc ? plane : plane / p->c, c = nhwc ? 0 : plane % p->c;
-            const int64_t g_plane = n * gs.n + c * gs.c, o_row = n * os.n + c * os.c + y * os.h;
-            const int64_t len = p->out_w * vec;
-
-            /* 1. Reduce along H: acc = sum_k wh[k] * gradOut[row src[k]] */
-            const int64_t k0 = th.first[y], k1 = th.first[y + 1];
-            for (int64_t k = k0; k < k1; k++) {
-                const int64_t off = g_plane + th.src[k] * gs.h;
-                const float *src = row;
-                if (g_direct)
-                    src = (const float *)gbase + off;
-                else
-                    load_row(row, (const char *)gbase + (size_t)off * item, dt, p->out_w, vec, gs.w, g_lane);
-                if (k == k0)
-                    scale_copy(acc, src, th.wt[k], len);
-                else
-                    axpy(acc, src, th.wt[k], len);
-            }
-            if (k0 == k1)
-                memset(acc, 0, (size_t)len * sizeof *acc);
-
-            /* 2. Gather along W into the output row. */
-            float *dst = o_direct ? (float *)obase + o_row : res;
-            for (int64_t x = 0; x < p->w; x++) {
-                const int64_t j0 = tw.first[x], j1 = tw.first[x + 1];
-                float *d = dst + x * vec;
-                if (vec == 1) {
-                    float s = 0.0f;
-                    for (int64_t j = j0; j < j1; j++)
-                        s += tw.wt[j] * acc[tw.src[j]];
-                    d[0] = s;
-                } else if (j0 == j1) {
-                    memset(d, 0, (size_t)vec * sizeof *d);
-                } else {
-                    scale_copy(d, acc + tw.src[j0] * vec, tw.wt[j0], vec);
-                    for (int64_t j = j0 + 1; j < j1; j++)
-                        axpy(d, acc + tw.src[j] * vec, tw.wt[j], vec);
-                }
-            }
-            if (!o_direct)
-                store_row(obase + (size_t)o_row * item, dt, res, p->w, vec, os.w, o_lane);
-        }
-        free(acc);
-        free(row);
-        free(res);
+        for (int64_t t = 0; t < tasks; t++)
+            if (ok)
+                upsample_row(&x, &sc, t);
+        free(sc.rows);
+        free(sc.tags);
+        free(sc.part);
+        free(sc.acc);
+        free(sc.res);
+        free((void *)sc.ptrs);
+        free(sc.phases);
     }
     if (status)
         snprintf(msg, cap, "out of memory for the per-thread row buffers");
 done:
-    taps_free(&th);
-    taps_free(&tw);
+    taps_free(&x.th);
+    taps_free(&x.tw);
     return status;
 }

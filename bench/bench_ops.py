@@ -1,0 +1,233 @@
+"""Benchmarks of spec/performance.md: workloads U1-U6, R1-R4, T2, copy bandwidth, thread scaling.
+
+Each operator call is timed as phase one + phase two + synchronize with its
+inputs already in emulated device memory; the peer (PyTorch CPU /
+torchvision) runs in the same process with the same thread count. Reported:
+the median of --repeat runs after a warm-up, and the ratio peer / ours.
+
+    python bench/bench_ops.py                 # everything, all cores
+    python bench/bench_ops.py U1 R1 --threads 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import aclnn_emu
+from aclnn_emu import ffi, lib
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from reference import random_boxes  # noqa: E402
+
+try:
+    import torch
+except ImportError:  # pragma: no cover
+    torch = None
+try:
+    import torchvision  # noqa: F401  (registers torch.ops.torchvision)
+except ImportError:  # pragma: no cover
+    torchvision = None
+
+UPSAMPLE = {
+    "U1": dict(n=8, c=64, h=128, w=128, oh=256, ow=256, align=False, fmt="NCHW", dtype="float32"),
+    "U2": dict(n=8, c=64, h=128, w=128, oh=256, ow=256, align=True, fmt="NCHW", dtype="float32"),
+    "U3": dict(n=4, c=32, h=64, w=64, oh=512, ow=512, align=False, fmt="NCHW", dtype="float32"),
+    "U4": dict(n=2, c=256, h=100, w=152, oh=200, ow=304, align=False, fmt="NHWC", dtype="float32"),
+    "U5-fp16": dict(n=8, c=64, h=128, w=128, oh=256, ow=256, align=False, fmt="NCHW", dtype="float16"),
+    "U5-bf16": dict(n=8, c=64, h=128, w=128, oh=256, ow=256, align=False, fmt="NCHW", dtype="bfloat16"),
+    "U6": dict(n=8, c=64, h=256, w=256, oh=128, ow=128, align=False, fmt="NCHW", dtype="float32"),
+}
+ROI = {
+    "R1": dict(b=2, c=256, h=200, w=304, k=512, ph=7, pw=7, ratio=2, aligned=True, scale=0.25),
+    "R2": dict(b=2, c=256, h=200, w=304, k=512, ph=7, pw=7, ratio=0, aligned=True, scale=0.25),
+    "R3": dict(b=2, c=256, h=50, w=76, k=512, ph=14, pw=14, ratio=2, aligned=False, scale=0.0625),
+    "R4": dict(b=8, c=64, h=64, w=64, k=4096, ph=7, pw=7, ratio=2, aligned=True, scale=0.125),
+}
+
+
+def median_time(fn, repeat: int, warmup: int = 1) -> float:
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def np_dtype(name: str):
+    if name == "bfloat16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+def device_tensor(array: np.ndarray, fmt: str, keep: list):
+    """Copy ``array`` into emulated device memory and describe it with a tensor."""
+    buf = aclnn_emu.DeviceBuffer(max(array.nbytes, 1))
+    buf.copy_from_host(array.view(np.uint8).reshape(-1) if array.dtype.itemsize else array)
+    t = aclnn_emu.Tensor(buf, shape=array.shape, dtype=array.dtype, format=fmt)
+    keep += [buf, t]
+    return t
+
+
+def run_two_phase(get_ws, launch, args):
+    ws, ex = ffi.new("uint64_t *"), ffi.new("aclOpExecutor **")
+    aclnn_emu.check(get_ws(*args, ws, ex), "phase one")
+    aclnn_emu.check(launch(ffi.NULL, 0, ex[0], ffi.NULL), "phase two")
+    aclnn_emu.check(lib.aclrtSynchronizeStream(ffi.NULL), "synchronize")
+
+
+def bench_upsample(name: str, repeat: int) -> dict:
+    p = UPSAMPLE[name]
+    dt = np_dtype(p["dtype"])
+    rng = np.random.default_rng(0)
+    n, c, h, w, oh, ow = p["n"], p["c"], p["h"], p["w"], p["oh"], p["ow"]
+    nhwc = p["fmt"] == "NHWC"
+    g = rng.standard_normal((n, oh, ow, c) if nhwc else (n, c, oh, ow), dtype=np.float32).astype(dt)
+    keep: list = []
+    tg = device_tensor(g, p["fmt"], keep)
+    out_shape = (n, h, w, c) if nhwc else (n, c, h, w)
+    to = device_tensor(np.zeros(out_shape, dt), p["fmt"], keep)
+    osz, isz = aclnn_emu.IntArray((oh, ow)), aclnn_emu.IntArray(out_shape)
+    keep += [osz, isz]
+    args = [tg.handle, osz.handle, isz.handle, p["align"], 0.0, 0.0, to.handle]
+    ours = median_time(
+        lambda: run_two_phase(
+            lib.aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize, lib.aclnnUpsampleBilinear2dBackwardV2, args
+        ),
+        repeat,
+    )
+    moved = g.nbytes + np.zeros(out_shape, dt).nbytes
+    row = dict(workload=name, ours_s=ours, bandwidth_GBps=moved / ours / 1e9)
+    if torch is not None:
+        tdt = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}[p["dtype"]]
+        tg_t = torch.from_numpy(g.astype(np.float32)).to(tdt)
+        if nhwc:  # same memory layout as ours: channels_last
+            tg_t = tg_t.permute(0, 3, 1, 2)
+        peer = median_time(
+            lambda: torch.ops.aten.upsample_bilinear2d_backward(tg_t, [oh, ow], [n, c, h, w], p["align"], None, None),
+            repeat,
+        )
+        row.update(peer="torch " + ("channels_last" if nhwc else "NCHW"), peer_s=peer, ratio=peer / ours)
+        if not nhwc and p["dtype"] == "float32":
+            tg_cl = tg_t.contiguous(memory_format=torch.channels_last)
+            size_in = [n, c, h, w]
+            peer_cl = median_time(
+                lambda: torch.ops.aten.upsample_bilinear2d_backward(tg_cl, [oh, ow], size_in, p["align"], None, None),
+                repeat,
+            )
+            row.update(peer_channels_last_s=peer_cl)
+    for x in keep[::-1]:
+        x.close()
+    return row
+
+
+def bench_roi(name: str, repeat: int) -> dict:
+    p = ROI[name]
+    rng = np.random.default_rng(1)
+    boxes = random_boxes(rng, p["k"], p["b"], p["h"], p["w"], p["scale"])
+    g = rng.standard_normal((p["k"], p["c"], p["ph"], p["pw"]), dtype=np.float32)
+    keep: list = []
+    tg = device_tensor(g, "NCHW", keep)
+    tb = device_tensor(boxes, "ND", keep)
+    shape = (p["b"], p["c"], p["h"], p["w"])
+    ti = device_tensor(np.zeros(shape, np.float32), "NCHW", keep)
+    shp = aclnn_emu.IntArray(shape)
+    keep.append(shp)
+    args = [tg.handle, tb.handle, shp.handle, p["ph"], p["pw"], p["scale"], p["ratio"], p["aligned"], ti.handle]
+    ours = median_time(
+        lambda: run_two_phase(lib.aclnnRoiAlignV2BackwardGetWorkspaceSize, lib.aclnnRoiAlignV2Backward, args), repeat
+    )
+    row = dict(workload=name, ours_s=ours)
+    if torch is not None and torchvision is not None:
+        tg_t, tb_t = torch.from_numpy(g), torch.from_numpy(boxes)
+        peer = median_time(
+            lambda: torch.ops.torchvision._roi_align_backward(
+                tg_t, tb_t, p["scale"], p["ph"], p["pw"], *shape, p["ratio"], p["aligned"]
+            ),
+            max(3, repeat // 2),
+        )
+        row.update(peer="torchvision", peer_s=peer, ratio=peer / ours)
+    for x in keep[::-1]:
+        x.close()
+    return row
+
+
+def bench_python_overhead(repeat: int) -> dict:
+    """T2: the full Python call on a 1x1x2x2 upsample (array in, array out)."""
+    g = np.ones((1, 1, 2, 2), np.float32)
+    for _ in range(200):
+        aclnn_emu.upsample_bilinear2d_backward_v2(g, (2, 2), (1, 1, 1, 1))
+    n = 2000
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            aclnn_emu.upsample_bilinear2d_backward_v2(g, (2, 2), (1, 1, 1, 1))
+        times.append((time.perf_counter() - t0) / n)
+    return dict(workload="T2", ours_s=statistics.median(times))
+
+
+def copy_bandwidth(repeat: int) -> float:
+    a = np.ones(256 * 2**20 // 8)
+    b = np.empty_like(a)
+    t = median_time(lambda: np.copyto(b, a), repeat)
+    return 2 * a.nbytes / t / 1e9
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("workloads", nargs="*", help="ids (default: all)")
+    ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--json", type=Path, help="also write the rows here")
+    args = ap.parse_args()
+
+    aclnn_emu.set_option("ACLNN_EMU_THREADS", args.threads)
+    if torch is not None:
+        torch.set_num_threads(args.threads)
+    wanted = args.workloads or [*UPSAMPLE, *ROI, "T2"]
+    copy_bw = copy_bandwidth(args.repeat)
+    print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, threads={args.threads}, "
+          f"torch {getattr(torch, '__version__', '-')}, copy bandwidth {copy_bw:.1f} GB/s")  # fmt: skip
+    rows = []
+    for name in wanted:
+        if name in UPSAMPLE:
+            row = bench_upsample(name, args.repeat)
+            row["copy_fraction"] = row["bandwidth_GBps"] / copy_bw
+        elif name in ROI:
+            row = bench_roi(name, args.repeat)
+        elif name == "T2":
+            row = bench_python_overhead(args.repeat)
+        else:
+            ap.error(f"unknown workload {name}")
+        row["threads"] = args.threads
+        rows.append(row)
+        extra = ""
+        if "bandwidth_GBps" in row:
+            extra = f"  {row['bandwidth_GBps']:.1f} GB/s ({100 * row['copy_fraction']:.0f}% of copy)"
+        if "peer_s" in row:
+            extra += f"  {row['peer']} {1e3 * row['peer_s']:.1f} ms  ratio {row['ratio']:.1f}x"
+        if "peer_channels_last_s" in row:
+            extra += f"  (torch channels_last {1e3 * row['peer_channels_last_s']:.1f} ms)"
+        unit = (1e6, "us") if name == "T2" else (1e3, "ms")
+        print(f"{name:8s} ours {unit[0] * row['ours_s']:8.2f} {unit[1]}{extra}", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(dict(copy_GBps=copy_bw, rows=rows), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

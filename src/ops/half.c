@@ -1,0 +1,82 @@
+/*
+ * Row conversions between float16 and float32 for the kernels: F16C
+ * instructions where the CPU has them (chosen once at run time), else a
+ * 65536-entry table (widening) and the bit-exact scalar rounding (narrowing).
+ * Both round to nearest even, so results do not depend on the path.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <pthread.h>
+
+#include "half.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_F16C_PATH 1
+#endif
+
+static float table[65536];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static bool use_f16c;
+
+static void init(void)
+{
+    for (uint32_t i = 0; i < 65536; i++)
+        table[i] = emu_f16_to_f32((uint16_t)i);
+#ifdef HAVE_F16C_PATH
+    __builtin_cpu_init();
+    use_f16c = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+#endif
+}
+
+const float *emu_f16_table(void)
+{
+    pthread_once(&once, init);
+    return table;
+}
+
+#ifdef HAVE_F16C_PATH
+__attribute__((target("avx,f16c"))) static void widen_f16c(float *dst, const uint16_t *src, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(src + i))));
+    for (; i < n; i++)
+        dst[i] = table[src[i]];
+}
+
+__attribute__((target("avx,f16c"))) static void narrow_f16c(uint16_t *dst, const float *src, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i *)(dst + i), _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT));
+    for (; i < n; i++)
+        dst[i] = emu_f32_to_f16(src[i]);
+}
+#endif
+
+void emu_f16_row_to_f32(float *dst, const uint16_t *src, int64_t n)
+{
+    pthread_once(&once, init);
+#ifdef HAVE_F16C_PATH
+    if (use_f16c) {
+        widen_f16c(dst, src, n);
+        return;
+    }
+#endif
+    for (int64_t i = 0; i < n; i++)
+        dst[i] = table[src[i]];
+}
+
+void emu_f32_row_to_f16(uint16_t *dst, const float *src, int64_t n)
+{
+    pthread_once(&once, init);
+#ifdef HAVE_F16C_PATH
+    if (use_f16c) {
+        narrow_f16c(dst, src, n);
+        return;
+    }
+#endif
+    for (int64_t i = 0; i < n; i++)
+        dst[i] = emu_f32_to_f16(src[i]);
+}
