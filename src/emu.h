@@ -171,7 +171,7 @@ typedef struct emu_launch {
     const emu_op_def *op;
     aclTensor tensors[EMU_MAX_IO]; /* inputs then outputs */
     void *workspace;
-    uint64_t workspace_size;
+    uint64_t workspace_size; /* what phase one asked for (the caller may have passed more) */
     size_t params_size;
     _Alignas(16) unsigned char params[];
 } emu_launch;

@@ -127,6 +127,11 @@ static int check_tensor_memory(const char *api, const emu_launch *l)
         if (st)
             return st;
     }
+    emu_block_info wb;
+    if (l->workspace_size && !emu_mem_find(l->workspace, (size_t)l->workspace_size, &wb) &&
+        emu_mem_find(l->workspace, 0, &wb))
+        return emu_error(ACLNN_ERR_PARAM_INVALID, api, "workspace %p + %llu bytes runs past the end of its %zu-byte block",
+                         l->workspace, (unsigned long long)l->workspace_size, wb.size);
     /* Alignment is a rule for device addresses (aclrtMalloc), not for registered host memory. */
     for (size_t i = 0; i < n; i++) {
         const aclTensor *t = &l->tensors[i];
@@ -155,6 +160,17 @@ static int run_launch(void *ctx, char *msg, size_t cap)
     return st;
 }
 
+/* Phase two releases a single-use executor whatever happens (as CANN's
+ * framework does), so a failed launch leaks nothing; a second use is then
+ * reported as such. Repeatable executors stay until aclDestroyAclOpExecutor. */
+static void consume(aclOpExecutor *executor)
+{
+    if (!executor->repeatable) {
+        emu_registry_remove(executor, EMU_EXECUTOR, true);
+        executor_free(executor);
+    }
+}
+
 int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
                         aclrtStream stream)
 {
@@ -170,14 +186,19 @@ int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspac
         return emu_error(ACLNN_ERR_PARAM_INVALID, api, "executor %p was created by %sGetWorkspaceSize, not %sGetWorkspaceSize",
                          (void *)executor, plan->op->name, op->name);
     if (plan->workspace_size > 0 && !workspace)
-        return emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "workspace is NULL but phase one asked for %llu bytes",
-                         (unsigned long long)plan->workspace_size);
-    if (workspace_size < plan->workspace_size)
-        return emu_error(ACLNN_ERR_PARAM_INVALID, api, "workspaceSize %llu is smaller than the %llu bytes phase one asked for",
-                         (unsigned long long)workspace_size, (unsigned long long)plan->workspace_size);
-    emu_stream *s;
-    if (emu_stream_resolve(stream, api, ACLNN_ERR_PARAM_INVALID, &s) != 0)
-        return ACLNN_ERR_RUNTIME_ERROR;
+        st = emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "workspace is NULL but phase one asked for %llu bytes",
+                       (unsigned long long)plan->workspace_size);
+    else if (workspace_size < plan->workspace_size)
+        st = emu_error(ACLNN_ERR_PARAM_INVALID, api,
+                       "workspaceSize %llu is smaller than the %llu bytes phase one asked for",
+                       (unsigned long long)workspace_size, (unsigned long long)plan->workspace_size);
+    emu_stream *s = NULL;
+    if (!st && emu_stream_resolve(stream, api, ACLNN_ERR_PARAM_INVALID, &s) != 0)
+        st = ACLNN_ERR_RUNTIME_ERROR;
+    if (st) {
+        consume(executor);
+        return st;
+    }
 
     /* Each run gets its own snapshot, so rebinding addresses or destroying a
      * repeatable executor never disturbs runs already enqueued. */
@@ -186,19 +207,18 @@ int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspac
         return emu_error(ACLNN_ERR_INNER, api, "out of memory");
     memcpy(l, plan, launch_bytes(plan->params_size));
     l->workspace = workspace;
-    l->workspace_size = workspace_size;
+    /* The operator sees what it asked for, never the caller's (larger) claim. */
+    l->workspace_size = plan->workspace_size;
     if ((st = check_tensor_memory(api, l)) != 0) {
         free(l);
+        consume(executor);
         return st;
     }
     void *data[EMU_MAX_IO] = {0};
     for (size_t i = 0; i < op->n_inputs + op->n_outputs; i++)
         if (emu_tensor_extent(&l->tensors[i]) > 0)
             data[i] = l->tensors[i].data;
-    if (!executor->repeatable) {
-        emu_registry_remove(executor, EMU_EXECUTOR, true);
-        executor_free(executor);
-    }
+    consume(executor);
     uint64_t seq;
     if (emu_stream_enqueue(s, run_launch, free, l, &seq) != 0)
         return emu_error(ACLNN_ERR_INNER, api, "out of memory enqueuing the operator");

@@ -178,12 +178,20 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void)
         emu_stream_destroy(defaults[i]);
 
     /* The leak report: what the program created and never released. */
-    char report[8192];
-    size_t used = 0;
-    size_t leaks = 0;
-    for (int kind = EMU_TENSOR; kind < EMU_KIND_COUNT; kind++)
-        leaks += emu_registry_report((emu_kind)kind, report, sizeof report, &used);
-    leaks += emu_mem_live_blocks(report, sizeof report, &used);
+    char report[8192], summary[512];
+    size_t used = 0, leaks = 0, sum_used = 0;
+    summary[0] = '\0';
+    for (int kind = EMU_TENSOR; kind <= EMU_KIND_COUNT; kind++) {
+        /* The last round counts device memory blocks. */
+        size_t n = kind < EMU_KIND_COUNT ? emu_registry_report((emu_kind)kind, report, sizeof report, &used)
+                                         : emu_mem_live_blocks(report, sizeof report, &used);
+        if (n && sum_used < sizeof summary) {
+            int w = snprintf(summary + sum_used, sizeof summary - sum_used, "%s%zu %s", leaks ? ", " : "", n,
+                             kind < EMU_KIND_COUNT ? emu_kind_name((emu_kind)kind) : "memory block(s)");
+            sum_used += w > 0 ? (size_t)w : 0;
+        }
+        leaks += n;
+    }
     emu_mem_release_all();
     if (leaks) {
         if (used >= sizeof report)
@@ -192,7 +200,8 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void)
         emu_diag_leaks(report);
         if (used > 0 && report[used - 1] == '\n')
             report[used - 1] = '\0';
-        return emu_misuse(ACL_ERROR_FAILURE, api, "%zu resource(s) still alive at aclFinalize:\n%s", leaks, report);
+        return emu_misuse(ACL_ERROR_FAILURE, api, "%zu resource(s) still alive at aclFinalize (%s):\n%s", leaks, summary,
+                          report);
     }
     emu_log(EMU_LOG_INFO, "aclFinalize -> 0");
     return ACL_SUCCESS;

@@ -62,7 +62,7 @@ def test_threads_and_stream_lifecycle(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert "all OK" in r.stdout
     # The program leaves five device blocks to aclFinalize on purpose: they are reported.
-    assert "5 resource(s) still alive at aclFinalize" in r.stderr
+    assert "5 resource(s) still alive at aclFinalize (5 memory block(s))" in r.stderr
     assert r.stderr.count("created by aclrtMalloc") == 5
 
 
