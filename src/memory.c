@@ -124,23 +124,26 @@ static aclError allocate(const char *api, void **ptr, size_t size, bool device, 
     return ACL_SUCCESS;
 }
 
-/* Freeing memory that enqueued work still uses: warn and wait (strict: refuse). */
-static int check_free_in_use(const char *api, void *p)
+/* Host access to memory that work enqueued on a stream still uses (any use,
+ * for a free; a write, for a read) before the host synchronised with that
+ * stream: warn and wait for the work (strict mode: refuse). Decided by the
+ * order of API calls, so it is reported every time, however fast the kernel. */
+static int check_pending(const char *api, const void *p, bool writes_only, const char *doing, const char *their_use)
 {
     pthread_mutex_lock(&mu);
     ptrdiff_t i = find_locked((uintptr_t)p);
-    emu_stream *u = i >= 0 ? blocks[i].user : NULL;
-    uint64_t seq = i >= 0 ? blocks[i].user_seq : 0;
-    const char *op = i >= 0 ? blocks[i].user_op : NULL;
+    emu_stream *s = i < 0 ? NULL : writes_only ? blocks[i].writer : blocks[i].user;
+    uint64_t seq = i < 0 ? 0 : writes_only ? blocks[i].writer_seq : blocks[i].user_seq;
+    const char *op = i < 0 ? NULL : writes_only ? blocks[i].writer_op : blocks[i].user_op;
     pthread_mutex_unlock(&mu);
-    if (!u || emu_stream_host_synced(u, seq))
+    if (!s || emu_stream_host_synced(s, seq))
         return 0;
     int st = emu_misuse(ACL_ERROR_INVALID_PARAM, api,
-                        "frees memory %p that %s, enqueued on stream %p, still uses; the host has not synchronised "
-                        "with that stream since (missing aclrtSynchronizeStream?)",
-                        p, op, (void *)u);
+                        "%s memory %p that %s, enqueued on stream %p, %s; the host has not synchronised with that "
+                        "stream since (missing aclrtSynchronizeStream?)",
+                        doing, p, op, (void *)s, their_use);
     if (st == 0)
-        emu_stream_wait(u, seq); /* normal mode: free only after the work is done, never under it */
+        emu_stream_wait(s, seq); /* normal mode: act on the finished result, deterministically */
     return st;
 }
 
@@ -149,7 +152,7 @@ static aclError release(const char *api, void *p, bool device)
     emu_diag_api(api);
     if (!p)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", device ? "devPtr" : "hostPtr");
-    int st = check_free_in_use(api, p);
+    int st = check_pending(api, p, false, "frees", "still uses");
     if (st)
         return st;
     pthread_mutex_lock(&mu);
@@ -163,6 +166,7 @@ static aclError release(const char *api, void *p, bool device)
     if (!ok)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "%p is not the start of a live block from %s", p,
                          device ? "aclrtMalloc" : "aclrtMallocHost");
+    emu_log(EMU_LOG_INFO, "%s %p -> 0", api, p);
     free(p);
     return ACL_SUCCESS;
 }
@@ -268,21 +272,7 @@ void emu_mem_forget_stream(emu_stream *s)
 
 int emu_mem_check_read(const void *p, size_t len, const char *api)
 {
-    pthread_mutex_lock(&mu);
-    ptrdiff_t i = find_locked((uintptr_t)p);
-    emu_stream *w = i >= 0 ? blocks[i].writer : NULL;
-    uint64_t seq = i >= 0 ? blocks[i].writer_seq : 0;
-    const char *op = i >= 0 ? blocks[i].writer_op : NULL;
-    pthread_mutex_unlock(&mu);
-    if (!w || emu_stream_host_synced(w, seq) || len == 0)
-        return 0;
-    int st = emu_misuse(ACL_ERROR_INVALID_PARAM, api,
-                        "reads device memory %p that %s, enqueued on stream %p, writes; the host has not "
-                        "synchronised with that stream since (missing aclrtSynchronizeStream?)",
-                        p, op, (void *)w);
-    if (st == 0)
-        emu_stream_wait(w, seq); /* normal mode: warn, then read the finished result deterministically */
-    return st;
+    return len ? check_pending(api, p, true, "reads device", "writes") : 0;
 }
 
 /* Checks that [p, p+len) is either wholly inside one block or outside all blocks. */
@@ -359,6 +349,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
         return st;
     if (count)
         memmove(dst, src, count);
+    emu_log(EMU_LOG_INFO, "%s dst=%p destMax=%zu src=%p count=%zu kind=%s -> 0", api, dst, destMax, src, count,
+            kind_names[kind]);
     return ACL_SUCCESS;
 }
 

@@ -345,7 +345,9 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream)
     emu_diag_api(api);
     emu_stream *s;
     int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
-    return st ? st : emu_stream_sync(s, api);
+    if (!st && (st = emu_stream_sync(s, api)) == 0)
+        emu_log(EMU_LOG_INFO, "%s stream=%p -> 0", api, stream);
+    return st;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void)

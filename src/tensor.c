@@ -254,6 +254,13 @@ ACL_FUNC_VISIBILITY aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t
         emu_error(ACLNN_ERR_INNER, api, "out of memory");
         goto fail;
     }
+    if (emu_log_enabled(EMU_LOG_INFO)) {
+        char desc[256], st[256];
+        emu_tensor_describe(t, true, desc, sizeof desc);
+        emu_dims_describe(t->strides, t->ndim, st, sizeof st);
+        emu_log(EMU_LOG_INFO, "%s %s strides=%s offset=%lld data=%p -> %p", api, desc, st, (long long)offset,
+                tensorData, (void *)t);
+    }
     return t;
 fail:
     free(t);

@@ -83,6 +83,15 @@ def _box_geometry(box, spatial_scale, pooled_h, pooled_w, sampling_ratio, aligne
     return b, y1, x1, bin_h, bin_w, s_h, s_w
 
 
+def _contributing_boxes(g_all, boxes, input_shape, spatial_scale, sampling_ratio, aligned):
+    """(k, geometry) of every box that contributes."""
+    k_count, _, pooled_h, pooled_w = g_all.shape
+    for k in range(k_count):
+        geo = _box_geometry(boxes[k], spatial_scale, pooled_h, pooled_w, sampling_ratio, aligned, input_shape[0])
+        if geo is not None:
+            yield k, geo
+
+
 def _clamp_axis(v: np.ndarray, n: int):
     """Spec's per-axis rule: validity, then lo, hi and fraction."""
     valid = (v >= -1.0) & (v <= n)
@@ -102,14 +111,11 @@ def roi_align_backward(
 ) -> np.ndarray:
     """Direct reference: each sample scatters g/(sH*sW) to its four targets."""
     g_all = np.asarray(grad_output, dtype=np.float64)
-    k_count, c, pooled_h, pooled_w = g_all.shape
-    batch, _, h, w = input_shape
+    _, _, pooled_h, pooled_w = g_all.shape
+    _, _, h, w = input_shape
     out = np.zeros(input_shape)
-    for k in range(k_count):
-        geo = _box_geometry(boxes[k], spatial_scale, pooled_h, pooled_w, sampling_ratio, aligned, batch)
-        if geo is None:
-            continue
-        b, y1, x1, bin_h, bin_w, s_h, s_w = geo
+    for k, (b, y1, x1, bin_h, bin_w, s_h, s_w) in _contributing_boxes(g_all, boxes, input_shape, spatial_scale,
+                                                                      sampling_ratio, aligned):  # fmt: skip
         ph, pw, iy, ix = np.meshgrid(
             np.arange(pooled_h), np.arange(pooled_w), np.arange(s_h), np.arange(s_w), indexing="ij"
         )
@@ -139,14 +145,11 @@ def roi_align_backward_separable(grad_output, boxes, input_shape, spatial_scale,
     """Reference for huge sample counts: per-axis enumeration (valid because the
     spec's weight and validity rule are products of a y part and an x part)."""
     g_all = np.asarray(grad_output, dtype=np.float64)
-    k_count, c, pooled_h, pooled_w = g_all.shape
-    batch, _, h, w = input_shape
+    _, _, pooled_h, pooled_w = g_all.shape
+    _, _, h, w = input_shape
     out = np.zeros(input_shape)
-    for k in range(k_count):
-        geo = _box_geometry(boxes[k], spatial_scale, pooled_h, pooled_w, sampling_ratio, aligned, batch)
-        if geo is None:
-            continue
-        b, y1, x1, bin_h, bin_w, s_h, s_w = geo
+    for k, (b, y1, x1, bin_h, bin_w, s_h, s_w) in _contributing_boxes(g_all, boxes, input_shape, spatial_scale,
+                                                                      sampling_ratio, aligned):  # fmt: skip
         ay = np.stack([roi_axis_weights(y1 + p * bin_h, bin_h, s_h, h) for p in range(pooled_h)]) / s_h
         ax = np.stack([roi_axis_weights(x1 + p * bin_w, bin_w, s_w, w) for p in range(pooled_w)]) / s_w
         out[b] += np.einsum("cpq,py,qx->cyx", g_all[k], ay, ax)

@@ -11,8 +11,23 @@
 #include "half.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define HAVE_F16C_PATH 1
+
+/* AVX and F16C in the CPU, and YMM state enabled by the OS. */
+static bool cpu_has_f16c(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return false;
+    if (!((c >> 27) & 1) || !((c >> 28) & 1) || !((c >> 29) & 1)) /* OSXSAVE, AVX, F16C */
+        return false;
+    unsigned lo, hi;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    (void)hi;
+    return (lo & 6) == 6;
+}
 #endif
 
 static float table[65536];
@@ -24,8 +39,7 @@ static void init(void)
     for (uint32_t i = 0; i < 65536; i++)
         table[i] = emu_f16_to_f32((uint16_t)i);
 #ifdef HAVE_F16C_PATH
-    __builtin_cpu_init();
-    use_f16c = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+    use_f16c = cpu_has_f16c();
 #endif
 }
 

@@ -328,6 +328,13 @@ static inline const float *grad_row(const upsample_ctx *x, upsample_scratch *sc,
     return dst;
 }
 
+/* First gradOut row the next output row needs that this one did not load. */
+static inline int64_t i0_prefetch(const upsample_ctx *x, int64_t y)
+{
+    const int64_t ours = x->th.first[y] + x->th.count[y], next = x->th.first[y + 1];
+    return ours > next ? ours : next;
+}
+
 /* One output row: task t is (n, c, y) in NCHW, (n, y) in NHWC. */
 EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, int64_t t)
 {
@@ -336,6 +343,17 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     const int64_t plane = t / h, y = t % h;
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
     const int64_t g_plane = n * x->gs.n + c * x->gs.c, o_row = n * x->os.n + c * x->os.c + y * x->os.h;
+
+    /* The next output row reads the rows just past ours: ask for them now, so
+     * the loads overlap this row's arithmetic instead of stalling it. */
+    if (x->g_direct && y + 1 < h) {
+        const int64_t next0 = x->th.first[y + 1] + x->th.count[y + 1];
+        for (int64_t i = i0_prefetch(x, y); i < next0 && i < p->out_h; i++) {
+            const char *row = (const char *)((const float *)x->gbase + g_plane + i * x->gs.h);
+            for (int64_t b = 0; b < len * (int64_t)sizeof(float); b += 64)
+                __builtin_prefetch(row + b, 0, 3);
+        }
+    }
 
     /* 1. Reduce along H: acc = sum of the gradOut rows that reach input row y,
      *    at most MAX_ROWS at a time (more only under extreme upscaling). */
