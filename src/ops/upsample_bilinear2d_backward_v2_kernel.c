@@ -37,6 +37,11 @@ typedef struct axis_taps {
     int64_t stride, shift, x0, x1;
 } axis_taps;
 
+/* How many output rows ahead the H pass prefetches its gradOut rows. */
+#ifndef PREFETCH_ROWS
+#define PREFETCH_ROWS 1
+#endif
+
 /* Rows combined per pass in the H reduction (and C vectors per pixel in NHWC). */
 #define MAX_ROWS 32
 
@@ -328,13 +333,6 @@ static inline const float *grad_row(const upsample_ctx *x, upsample_scratch *sc,
     return dst;
 }
 
-/* First gradOut row the next output row needs that this one did not load. */
-static inline int64_t i0_prefetch(const upsample_ctx *x, int64_t y)
-{
-    const int64_t ours = x->th.first[y] + x->th.count[y], next = x->th.first[y + 1];
-    return ours > next ? ours : next;
-}
-
 /* One output row: task t is (n, c, y) in NCHW, (n, y) in NHWC. */
 EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, int64_t t)
 {
@@ -344,11 +342,13 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
     const int64_t g_plane = n * x->gs.n + c * x->gs.c, o_row = n * x->os.n + c * x->os.c + y * x->os.h;
 
-    /* The next output row reads the rows just past ours: ask for them now, so
-     * the loads overlap this row's arithmetic instead of stalling it. */
-    if (x->g_direct && y + 1 < h) {
-        const int64_t next0 = x->th.first[y + 1] + x->th.count[y + 1];
-        for (int64_t i = i0_prefetch(x, y); i < next0 && i < p->out_h; i++) {
+    /* Output row y + PREFETCH_ROWS will read rows that no earlier one did: ask
+     * for them now, so the loads overlap arithmetic instead of stalling it. */
+    if (x->g_direct && y + PREFETCH_ROWS < h) {
+        const int64_t ahead = y + PREFETCH_ROWS;
+        const int64_t before = x->th.first[ahead - 1] + x->th.count[ahead - 1];
+        const int64_t end = x->th.first[ahead] + x->th.count[ahead];
+        for (int64_t i = before > x->th.first[ahead] ? before : x->th.first[ahead]; i < end; i++) {
             const char *row = (const char *)((const float *)x->gbase + g_plane + i * x->gs.h);
             for (int64_t b = 0; b < len * (int64_t)sizeof(float); b += 64)
                 __builtin_prefetch(row + b, 0, 3);
