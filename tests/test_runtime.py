@@ -382,3 +382,18 @@ def test_memcpy_kind_checks_in_normal_mode_are_warnings_only():
         # DEVICE_TO_HOST with the arguments swapped: CANN would misbehave; here a warning (strict: error).
         assert lib.aclrtMemcpy(buf.handle, 16, ffi.from_buffer(host), 16, 2) == 0
         assert lib.aclrtMemcpy(buf.handle, 16, ffi.from_buffer(host), 16, lib.ACL_MEMCPY_DEFAULT) == 0
+
+
+def test_device_count_from_environment():
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import aclnn_emu; from aclnn_emu import ffi, lib\n"
+        "lib.aclInit(ffi.NULL); n = ffi.new('uint32_t *'); lib.aclrtGetDeviceCount(n)\n"
+        "print(n[0], lib.aclrtSetDevice(2), lib.aclrtSetDevice(3))\n"
+    )
+    env = dict(os.environ, ACLNN_EMU_DEVICE_COUNT="3")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True).stdout.split()
+    assert out == ["3", "0", str(E.ACL_ERROR_RT_INVALID_DEVICEID)]

@@ -30,3 +30,9 @@ ffi = cffi.FFI()
 ffi.cdef(CDEF)
 lib: Any = ffi.dlopen(str(library_path()))
 libc: Any = ffi.dlopen(None)
+
+# Failures reach Python users as exceptions that carry the message, so the
+# library's own [ERROR] lines would only repeat them on stderr: log nothing
+# unless the user asked for a level (CANN's variable) explicitly.
+if "ASCEND_GLOBAL_LOG_LEVEL" not in os.environ:
+    lib.aclnnEmuSetOption(b"ASCEND_GLOBAL_LOG_LEVEL", 4)

@@ -31,6 +31,17 @@ def libs() -> list[str]:
     return [f"-L{LIB_DIR}", f"-Wl,-rpath,{LIB_DIR}", *LINK_LIBS]
 
 
+def cpu_model() -> str:
+    """The CPU's model name (from /proc/cpuinfo where there is one)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def _cmd_info(_: argparse.Namespace) -> int:
     from .runtime import get_option
 
@@ -39,7 +50,7 @@ def _cmd_info(_: argparse.Namespace) -> int:
     print(f"library:       {library_path()}")
     print(f"toolkit home:  {TOOLKIT_HOME}")
     print(f"OpenMP threads: {threads}")
-    print(f"CPU:           {platform.processor() or platform.machine()} ({os.cpu_count()} logical cores)")
+    print(f"CPU:           {cpu_model()} ({os.cpu_count()} logical cores)")
     print(f"strict mode:   {get_option('ACLNN_EMU_STRICT')}")
     return 0
 
