@@ -9,6 +9,7 @@
 #include <pthread.h>
 
 #include "half.h"
+#include "kernel_util.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
@@ -93,4 +94,25 @@ void emu_f32_row_to_f16(uint16_t *dst, const float *src, int64_t n)
 #endif
     for (int64_t i = 0; i < n; i++)
         dst[i] = emu_f32_to_f16(src[i]);
+}
+
+/* bfloat16 is the top half of a float32: widening is a shift, narrowing a
+ * rounding add (NaN kept quiet). Written as plain loops the compiler vectorises. */
+EMU_HOT void emu_bf16_row_to_f32(float *restrict dst, const uint16_t *restrict src, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        const uint32_t bits = (uint32_t)src[i] << 16;
+        memcpy(&dst[i], &bits, sizeof bits);
+    }
+}
+
+EMU_HOT void emu_f32_row_to_bf16(uint16_t *restrict dst, const float *restrict src, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t x;
+        memcpy(&x, &src[i], sizeof x);
+        const uint32_t rounded = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+        const uint32_t nan = (x >> 16) | 0x40u;
+        dst[i] = (uint16_t)((x & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
+    }
 }

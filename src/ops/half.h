@@ -73,5 +73,7 @@ const float *emu_f16_table(void);
 /* Contiguous row conversions (round to nearest even), vectorised where the CPU allows. */
 void emu_f16_row_to_f32(float *dst, const uint16_t *src, int64_t n);
 void emu_f32_row_to_f16(uint16_t *dst, const float *src, int64_t n);
+void emu_bf16_row_to_f32(float *restrict dst, const uint16_t *restrict src, int64_t n);
+void emu_f32_row_to_bf16(uint16_t *restrict dst, const float *restrict src, int64_t n);
 
 #endif /* ACLNN_EMU_HALF_H_ */

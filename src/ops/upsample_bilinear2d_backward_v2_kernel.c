@@ -154,8 +154,7 @@ static inline void load_row(float *restrict dst, const void *base, aclDataType d
         if (dt == ACL_FLOAT16)
             emu_f16_row_to_f32(dst, h, n);
         else if (dt == ACL_BF16)
-            for (int64_t i = 0; i < n; i++)
-                dst[i] = emu_bf16_to_f32(h[i]);
+            emu_bf16_row_to_f32(dst, h, n);
         else
             memcpy(dst, f, (size_t)n * sizeof *dst);
         return;
@@ -172,8 +171,8 @@ static inline void store_row(void *base, aclDataType dt, const float *restrict s
 {
     uint16_t *h = base;
     float *f = base;
-    if (dt == ACL_FLOAT16 && (vec == 1 ? sj == 1 : (sl == 1 && sj == vec))) {
-        emu_f32_row_to_f16(h, src, len * vec);
+    if (dt != ACL_FLOAT && (vec == 1 ? sj == 1 : (sl == 1 && sj == vec))) { /* contiguous half row */
+        (dt == ACL_FLOAT16 ? emu_f32_row_to_f16 : emu_f32_row_to_bf16)(h, src, len * vec);
         return;
     }
     for (int64_t j = 0; j < len; j++)
@@ -302,6 +301,7 @@ typedef struct upsample_ctx {
     char *obase;
     int64_t vec, g_lane, o_lane;
     bool g_direct, o_direct;
+    bool g_rows_contiguous; /* each gradOut row is one contiguous run (any dtype) */
     const float *f16; /* float16 -> float32 table */
 } upsample_ctx;
 
@@ -344,13 +344,13 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
 
     /* Output row y + PREFETCH_ROWS will read rows that no earlier one did: ask
      * for them now, so the loads overlap arithmetic instead of stalling it. */
-    if (x->g_direct && y + PREFETCH_ROWS < h) {
+    if (x->g_rows_contiguous && y + PREFETCH_ROWS < h) {
         const int64_t ahead = y + PREFETCH_ROWS;
         const int64_t before = x->th.first[ahead - 1] + x->th.count[ahead - 1];
         const int64_t end = x->th.first[ahead] + x->th.count[ahead];
         for (int64_t i = before > x->th.first[ahead] ? before : x->th.first[ahead]; i < end; i++) {
-            const char *row = (const char *)((const float *)x->gbase + g_plane + i * x->gs.h);
-            for (int64_t b = 0; b < len * (int64_t)sizeof(float); b += 64)
+            const char *row = x->gbase + (size_t)(g_plane + i * x->gs.h) * x->item;
+            for (int64_t b = 0; b < len * (int64_t)x->item; b += 64)
                 __builtin_prefetch(row + b, 0, 3);
         }
     }
@@ -425,7 +425,8 @@ int upsample_bilinear2d_backward_kernel(const aclTensor *grad_out, const aclTens
     x.g_lane = p->nhwc ? x.gs.c : 0;
     x.o_lane = p->nhwc ? x.os.c : 0;
     /* Rows that are plain contiguous float32 are used in place, not copied. */
-    x.g_direct = x.dt == ACL_FLOAT && x.gs.w == x.vec && (x.vec == 1 || x.g_lane == 1);
+    x.g_rows_contiguous = x.gs.w == x.vec && (x.vec == 1 || x.g_lane == 1);
+    x.g_direct = x.dt == ACL_FLOAT && x.g_rows_contiguous;
     x.o_direct = x.dt == ACL_FLOAT && x.os.w == x.vec && (x.vec == 1 || x.o_lane == 1);
     const int64_t planes = p->nhwc ? p->n : p->n * p->c;
     const int64_t tasks = planes * p->h;
