@@ -135,6 +135,11 @@ def test_array_like_inputs():
     torch = pytest.importorskip("torch")
     got = aclnn_emu.upsample_bilinear2d_backward_v2(torch.from_numpy(g)[:, :, :, :], (8, 8), (1, 2, 4, 4))
     np.testing.assert_array_equal(got, want)
+    # A strided __dlpack__ view (its memory is not owned by a numpy base): used in place.
+    wide = torch.from_numpy(np.repeat(g, 2, axis=3))[:, :, :, ::2]
+    assert not wide.is_contiguous()
+    got = aclnn_emu.upsample_bilinear2d_backward_v2(wide, (8, 8), (1, 2, 4, 4))
+    np.testing.assert_array_equal(got, want)
 
 
 def test_pooled_sizes_default_to_grad_output():

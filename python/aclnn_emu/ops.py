@@ -138,8 +138,7 @@ class _Call:
             strides = [st // item for st in a.strides]
             reach = 1 + sum((d - 1) * st for d, st in zip(shape, strides)) if a.size else 0
         # Register the whole buffer behind `a` (views of one buffer share a registration).
-        base = a.base if isinstance(a.base, np.ndarray) else None
-        addr, size = (data, a.nbytes) if base is None else _base_range(a)
+        addr, size = (data, reach * item) if not isinstance(a.base, np.ndarray) else _base_range(a)
         if size:
             where = ffi.cast("void *", addr)
             if lib.aclrtHostRegister(where, size, 0, _SCRATCH_PTR) == 0:

@@ -319,14 +319,22 @@ class DeviceBuffer(_Handle):
         return out
 
 
+def _span(a: np.ndarray) -> tuple[int, int]:
+    """Address and byte length from ``a``'s lowest to its highest element (strides >= 0)."""
+    if a.size == 0:
+        return int(a.__array_interface__["data"][0]), 0
+    reach = sum((d - 1) * st for d, st in zip(a.shape, a.strides)) + a.itemsize
+    return int(a.__array_interface__["data"][0]), int(reach)
+
+
 def _base_range(a: np.ndarray) -> tuple[int, int]:
     """Address and size of the whole buffer behind ``a`` (views of one buffer share it)."""
     base: Any = a
     while isinstance(base.base, np.ndarray):
         base = base.base
-    if base.flags.c_contiguous or base.flags.f_contiguous:
-        return int(base.ctypes.data), int(base.nbytes)
-    return int(a.ctypes.data), int(a.nbytes)
+    if base is not a and (base.flags.c_contiguous or base.flags.f_contiguous):
+        return int(base.__array_interface__["data"][0]), int(base.nbytes)
+    return _span(a)
 
 
 class _HostRegistration:
