@@ -159,6 +159,8 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuSetOption(const char *name, int64_t value)
     if (value < o->lo || value > o->hi)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s must be in [%d, %d], got %lld", name, o->lo, o->hi,
                          (long long)value);
+    if (o->slot == &cfg_device_count && emu_initialized())
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s can only be set before aclInit", name);
     atomic_store(o->slot, (int)value);
     return ACL_SUCCESS;
 }

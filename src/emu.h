@@ -81,6 +81,7 @@ int emu_check_handle(const void *p, emu_kind kind, int status_invalid, const cha
 typedef struct emu_stream emu_stream;
 
 int emu_require_init(const char *api);
+bool emu_initialized(void);
 /* The calling thread's device, or an error status with a message. */
 int emu_current_device(const char *api, int32_t *device);
 /* Resolves a user stream (NULL: the current device's default stream). */

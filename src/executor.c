@@ -95,6 +95,18 @@ int emu_executor_create(const emu_op_def *op, const aclTensor *const *tensors, c
     return ACLNN_SUCCESS;
 }
 
+/* [lo, hi) bytes from a view's first to one past its last element; false when empty. */
+static bool byte_span(const aclTensor *t, uintptr_t *lo, uintptr_t *hi)
+{
+    int64_t extent = emu_tensor_extent(t);
+    if (extent == 0 || !t->data)
+        return false;
+    size_t item = emu_dtype_size(t->dtype);
+    *lo = (uintptr_t)t->data + (size_t)t->offset * item;
+    *hi = (uintptr_t)t->data + (size_t)extent * item;
+    return true;
+}
+
 /* Validation-mode checks on the data pointers of one launch (they may have been rebound). */
 static int check_tensor_memory(const char *api, const emu_launch *l)
 {
@@ -132,6 +144,19 @@ static int check_tensor_memory(const char *api, const emu_launch *l)
         emu_mem_find(l->workspace, 0, &wb))
         return emu_error(ACLNN_ERR_PARAM_INVALID, api, "workspace %p + %llu bytes runs past the end of its %zu-byte block",
                          l->workspace, (unsigned long long)l->workspace_size, wb.size);
+    /* These operators are not in-place: an output whose bytes overlap an
+     * input's would be read while written, with results depending on timing. */
+    for (size_t o = l->op->n_inputs; o < n; o++) {
+        uintptr_t olo, ohi;
+        if (!byte_span(&l->tensors[o], &olo, &ohi))
+            continue;
+        for (size_t i = 0; i < l->op->n_inputs; i++) {
+            uintptr_t ilo, ihi;
+            if (byte_span(&l->tensors[i], &ilo, &ihi) && ilo < ohi && olo < ihi)
+                return emu_error(ACLNN_ERR_PARAM_INVALID, api, "%s memory overlaps %s's (the operator is not in-place)",
+                                 l->op->tensor_names[o], l->op->tensor_names[i]);
+        }
+    }
     /* Alignment is a rule for device addresses (aclrtMalloc), not for registered host memory. */
     for (size_t i = 0; i < n; i++) {
         const aclTensor *t = &l->tensors[i];

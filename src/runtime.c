@@ -30,6 +30,14 @@ static int64_t sys_opts[N_SYS_OPTS], ctx_opts[MAX_DEVICES][N_SYS_OPTS];
 static _Thread_local int32_t tl_device = -1;
 static _Thread_local uint64_t tl_generation;
 
+bool emu_initialized(void)
+{
+    pthread_mutex_lock(&rt_mu);
+    bool ok = initialized;
+    pthread_mutex_unlock(&rt_mu);
+    return ok;
+}
+
 int emu_require_init(const char *api)
 {
     pthread_mutex_lock(&rt_mu);

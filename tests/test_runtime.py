@@ -397,3 +397,18 @@ def test_device_count_from_environment():
     env = dict(os.environ, ACLNN_EMU_DEVICE_COUNT="3")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True).stdout.split()
     assert out == ["3", "0", str(E.ACL_ERROR_RT_INVALID_DEVICEID)]
+
+
+def test_device_count_is_fixed_after_init():
+    with pytest.raises(E.AclError, match="can only be set before aclInit"):
+        aclnn_emu.set_option("ACLNN_EMU_DEVICE_COUNT", 2)
+
+
+def test_output_overlapping_an_input_is_refused():
+    buf = np.zeros(64, np.float32)
+    g = buf[:16].reshape(1, 1, 4, 4)
+    out = buf[8:12].reshape(1, 1, 2, 2)  # inside gradOut's bytes
+    with pytest.raises(E.ParamInvalidError, match="out memory overlaps gradOut's"):
+        aclnn_emu.upsample_bilinear2d_backward_v2(g, (4, 4), (1, 1, 2, 2), out=out)
+    ok = buf[16:20].reshape(1, 1, 2, 2)  # same buffer, disjoint bytes: fine
+    aclnn_emu.upsample_bilinear2d_backward_v2(g, (4, 4), (1, 1, 2, 2), out=ok)
