@@ -51,14 +51,22 @@ ACL_FUNC_VISIBILITY aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t
 /** Destroys a tensor. @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_NULLPTR; ACLNN_ERR_PARAM_INVALID for a stale handle. */
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor *tensor);
 
-/** Creates a host int64 array (values copied). NULL value is allowed only with size 0. */
+/**
+ * Creates a host int64 array; the values are copied.
+ * @param value the values (NULL only with size 0)
+ * @returns the array, or NULL (message in aclGetRecentErrMsg) for NULL value with size > 0,
+ *          a size above 2^40 / 8, or out of memory.
+ */
 ACL_FUNC_VISIBILITY aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size);
+/** Destroys an int array. @returns ACLNN_SUCCESS (also for NULL); ACLNN_ERR_PARAM_INVALID for a stale handle. */
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyIntArray(const aclIntArray *array);
-/** Creates a host float array (values copied). */
+/** Creates a host float array; the values are copied. Errors as aclCreateIntArray. */
 ACL_FUNC_VISIBILITY aclFloatArray *aclCreateFloatArray(const float *value, uint64_t size);
+/** Destroys a float array. Errors as aclDestroyIntArray. */
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyFloatArray(const aclFloatArray *array);
-/** Creates a host bool array (values copied). */
+/** Creates a host bool array; the values are copied. Errors as aclCreateIntArray. */
 ACL_FUNC_VISIBILITY aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size);
+/** Destroys a bool array. Errors as aclDestroyIntArray. */
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyBoolArray(const aclBoolArray *array);
 
 /**
@@ -68,13 +76,20 @@ ACL_FUNC_VISIBILITY aclnnStatus aclDestroyBoolArray(const aclBoolArray *array);
  * @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_NULLPTR for NULL arguments;
  *          ACLNN_ERR_PARAM_INVALID for a stale handle; ACLNN_ERR_INNER on allocation failure.
  */
+/** The view shape: *viewDims (malloc'd, free() it) and *viewDimsNum. */
 ACL_FUNC_VISIBILITY aclnnStatus aclGetViewShape(const aclTensor *tensor, int64_t **viewDims, uint64_t *viewDimsNum);
+/** The storage shape: *storageDims (malloc'd, free() it) and *storageDimsNum. */
 ACL_FUNC_VISIBILITY aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims,
                                                    uint64_t *storageDimsNum);
+/** The view strides in elements: *stridesValue (malloc'd, free() it) and *stridesNum. */
 ACL_FUNC_VISIBILITY aclnnStatus aclGetViewStrides(const aclTensor *tensor, int64_t **stridesValue, uint64_t *stridesNum);
+/** The view offset in elements. */
 ACL_FUNC_VISIBILITY aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset);
+/** The format label. */
 ACL_FUNC_VISIBILITY aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format);
+/** The element type. */
 ACL_FUNC_VISIBILITY aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType);
+/** The number of values of an int array. */
 ACL_FUNC_VISIBILITY aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size);
 
 /**
@@ -82,7 +97,11 @@ ACL_FUNC_VISIBILITY aclnnStatus aclGetIntArraySize(const aclIntArray *array, uin
  * until aclDestroyAclOpExecutor. @returns ACLNN_SUCCESS or ACLNN_ERR_PARAM_* for NULL/stale handles.
  */
 ACL_FUNC_VISIBILITY aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor);
-/** Destroys a repeatable executor (runs already enqueued are unaffected). */
+/**
+ * Destroys an executor: a repeatable one, or one phase two never ran (runs
+ * already enqueued are unaffected). @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_NULLPTR;
+ * ACLNN_ERR_PARAM_INVALID for a stale or already executed executor.
+ */
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor);
 /**
  * Rebinds the data address of the index-th input (or output) tensor of a
@@ -94,8 +113,9 @@ ACL_FUNC_VISIBILITY aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, s
                                                       void *addr);
 ACL_FUNC_VISIBILITY aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, size_t index, aclTensor *tensor,
                                                        void *addr);
-/** Sets / reads the data pointer of a tensor. */
+/** Sets the data pointer of a tensor (executors created earlier keep their own copy). */
 ACL_FUNC_VISIBILITY aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr);
+/** Reads the data pointer of a tensor. */
 ACL_FUNC_VISIBILITY aclnnStatus aclGetRawTensorAddr(const aclTensor *tensor, void **addr);
 
 #ifdef __cplusplus

@@ -114,16 +114,10 @@ static inline void add_weight(double *acc, int64_t base, int64_t len, int64_t id
     acc[idx < 0 ? 0 : idx >= len ? len - 1 : idx] += v;
 }
 
-/* Writes the summed, normalised weights of pixels [r->first, r->first + r->len). */
-static void weights_of(const axis_samples *s, const axis_range *r, int64_t extent, float *w)
+/* Writes the summed, normalised weights of pixels [r->first, r->first + r->len).
+ * acc is scratch of at least r->len doubles (r->len <= extent). */
+static void weights_of(const axis_samples *s, const axis_range *r, int64_t extent, float *w, double *acc)
 {
-    double acc_buf[64];
-    double *acc = r->len <= 64 ? acc_buf : calloc((size_t)r->len, sizeof *acc);
-    if (!acc) {
-        /* Cannot happen in practice (len <= extent); fall back to float accumulation. */
-        memset(w, 0, (size_t)r->len * sizeof *w);
-        return;
-    }
     memset(acc, 0, (size_t)r->len * sizeof *acc);
     const int64_t base = r->first;
     /* Left of 0 (clamped to pixel 0, weight 1). */
@@ -151,8 +145,6 @@ static void weights_of(const axis_samples *s, const axis_range *r, int64_t exten
         add_weight(acc, base, r->len, extent - 1, r->m_hi + 1 - m);
     for (int64_t i = 0; i < r->len; i++)
         w[i] = (float)(acc[i] * s->norm);
-    if (acc != acc_buf)
-        free(acc);
 }
 
 /* A box's geometry: its image and the samples of bin 0 on each axis. */
@@ -453,21 +445,34 @@ int roi_align_v2_backward_kernel(const aclTensor *grad_output, const aclTensor *
             ch.img_first[b] = ch.img_first[b - 1];
         ch.img_first[0] = 0;
 
-#pragma omp parallel for schedule(dynamic, 16) num_threads(emu_kernel_threads())
-        for (int64_t kk = 0; kk < nb; kk++) {
-            const box_geom *g = &geo[k0 + kk];
-            if (g->image < 0)
-                continue;
-            const bin_weights *b = ch.bins + kk * nbins;
-            for (int64_t i = 0; i < nbins; i++) {
-                if (!b[i].len)
-                    continue;
-                bool is_y = i < PH;
-                axis_samples s = is_y ? bin_samples(g->y1, g->bin_h, g->count_h, i)
-                                      : bin_samples(g->x1, g->bin_w, g->count_w, i - PH);
-                axis_range r = range_of(&s, is_y ? H : W);
-                weights_of(&s, &r, is_y ? H : W, ch.pool + b[i].off);
+#pragma omp parallel num_threads(emu_kernel_threads())
+        {
+            double *acc = malloc((size_t)((H > W ? H : W) + 1) * sizeof *acc);
+            if (!acc) {
+#pragma omp atomic write
+                status = ACLNN_ERR_INNER;
             }
+#pragma omp for schedule(dynamic, 16)
+            for (int64_t kk = 0; kk < nb; kk++) {
+                const box_geom *g = &geo[k0 + kk];
+                if (g->image < 0 || !acc)
+                    continue;
+                const bin_weights *b = ch.bins + kk * nbins;
+                for (int64_t i = 0; i < nbins; i++) {
+                    if (!b[i].len)
+                        continue;
+                    bool is_y = i < PH;
+                    axis_samples s = is_y ? bin_samples(g->y1, g->bin_h, g->count_h, i)
+                                          : bin_samples(g->x1, g->bin_w, g->count_w, i - PH);
+                    axis_range r = range_of(&s, is_y ? H : W);
+                    weights_of(&s, &r, is_y ? H : W, ch.pool + b[i].off, acc);
+                }
+            }
+            free(acc);
+        }
+        if (status) {
+            chunk_free(&ch);
+            break;
         }
 
         /* Scatter: one task per (image, channel) plane. */
