@@ -444,6 +444,7 @@ int upsample_bilinear2d_backward_kernel(const aclTensor *grad_out, const aclTens
     const int64_t slots = (x.th.taps < MAX_ROWS ? x.th.taps : MAX_ROWS) + 4;
     /* Tiny problems run on the calling worker: waking a thread team costs more. */
     const int threads = tasks * row_len < 32768 ? 1 : emu_kernel_threads();
+    (void)threads; /* unused when built without OpenMP */
 
 #pragma omp parallel num_threads(threads)
     {
