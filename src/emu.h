@@ -100,7 +100,6 @@ void emu_stream_wait(emu_stream *s, uint64_t seq);
 emu_stream *emu_stream_create(int32_t device, bool is_default);
 void emu_stream_destroy(emu_stream *s);
 int32_t emu_stream_device(const emu_stream *s);
-const void *emu_stream_handle(const emu_stream *s);
 
 /* ---- device memory (memory.c) ---------------------------------------- */
 

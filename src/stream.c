@@ -226,8 +226,3 @@ int32_t emu_stream_device(const emu_stream *s)
 {
     return s->device;
 }
-
-const void *emu_stream_handle(const emu_stream *s)
-{
-    return s;
-}

@@ -29,7 +29,6 @@ def library_path() -> Path:
 ffi = cffi.FFI()
 ffi.cdef(CDEF)
 lib: Any = ffi.dlopen(str(library_path()))
-libc: Any = ffi.dlopen(None)
 
 # Failures reach Python users as exceptions that carry the message, so the
 # library's own [ERROR] lines would only repeat them on stderr: log nothing
