@@ -24,6 +24,35 @@ static atomic_int cfg_log_level = EMU_LOG_ERROR;
 static atomic_int cfg_log_stdout;
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int forked_child; /* this process is a fork() child of one that used the library */
+
+static void log_lock(void)
+{
+    pthread_mutex_lock(&log_mu);
+}
+
+static void log_unlock(void)
+{
+    pthread_mutex_unlock(&log_mu);
+}
+
+static void log_unlock_child(void)
+{
+    /* GNU OpenMP's thread pool does not survive fork(): kernels in the child
+     * run on the calling thread (same results: they are thread-count invariant). */
+    atomic_store(&forked_child, 1);
+    pthread_mutex_unlock(&log_mu);
+}
+
+__attribute__((constructor(EMU_ATFORK_CONFIG))) static void config_atfork(void)
+{
+    pthread_atfork(log_lock, log_unlock, log_unlock_child);
+}
+
+bool emu_forked_child(void)
+{
+    return atomic_load(&forked_child) != 0;
+}
 
 /* Parses a non-negative decimal; returns fallback for anything else. */
 static int env_int(const char *name, int fallback, int lo, int hi)
@@ -74,6 +103,8 @@ int emu_device_count(void)
 
 int emu_kernel_threads(void)
 {
+    if (emu_forked_child())
+        return 1;
     int n = emu_threads();
 #ifdef _OPENMP
     if (n <= 0)
@@ -113,6 +144,59 @@ void emu_log(int level, const char *fmt, ...)
     pthread_mutex_unlock(&log_mu);
 }
 
+/* ---- warnings --------------------------------------------------------- */
+
+/* Undelivered warnings of this host thread; while a thread runs stream work,
+ * its warnings go to that stream's list instead and reach the thread that
+ * synchronises with the stream (as a task's error does). */
+static _Thread_local emu_warnings tl_warnings;
+static _Thread_local emu_warnings *tl_capture;
+
+static void warnings_push(emu_warnings *w, const char *msg)
+{
+    if (w->count == EMU_WARNINGS_KEPT) {
+        w->head = (w->head + 1) % EMU_WARNINGS_KEPT;
+        w->count--;
+        w->dropped++;
+    }
+    snprintf(w->msg[(w->head + w->count) % EMU_WARNINGS_KEPT], sizeof w->msg[0], "%s", msg);
+    w->count++;
+}
+
+emu_warnings *emu_warnings_capture(emu_warnings *sink)
+{
+    emu_warnings *old = tl_capture;
+    tl_capture = sink;
+    return old;
+}
+
+void emu_warnings_merge(emu_warnings *to, emu_warnings *from)
+{
+    for (unsigned i = 0; i < from->count; i++)
+        warnings_push(to, from->msg[(from->head + i) % EMU_WARNINGS_KEPT]);
+    to->dropped += from->dropped;
+    from->head = from->count = 0;
+    from->dropped = 0;
+}
+
+void emu_warnings_deliver(emu_warnings *from)
+{
+    emu_warnings_merge(&tl_warnings, from);
+}
+
+void emu_warning(const char *api, const char *fmt, ...)
+{
+    char body[EMU_MSG_MAX], line[EMU_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    snprintf(line, sizeof line, "%s: %s", api, body);
+    emu_diag_warning();
+    emu_log(EMU_LOG_WARNING, "%s", line);
+    warnings_push(tl_capture ? tl_capture : &tl_warnings, line);
+}
+
 int emu_misuse(int status, const char *api, const char *fmt, ...)
 {
     char body[EMU_MSG_MAX];
@@ -120,11 +204,36 @@ int emu_misuse(int status, const char *api, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(body, sizeof body, fmt, ap);
     va_end(ap);
-    emu_diag_warning();
-    if (emu_strict())
+    if (emu_strict()) {
+        emu_diag_warning();
         return emu_error(status, api, "%s (strict mode)", body);
-    emu_log(EMU_LOG_WARNING, "%s: %s", api, body);
+    }
+    emu_warning(api, "%s", body);
     return 0;
+}
+
+ACL_FUNC_VISIBILITY uint64_t aclnnEmuPendingWarnings(void)
+{
+    return tl_warnings.count + (tl_warnings.dropped ? 1 : 0);
+}
+
+ACL_FUNC_VISIBILITY size_t aclnnEmuTakeWarning(char *buf, size_t cap)
+{
+    emu_warnings *w = &tl_warnings;
+    char one[sizeof w->msg[0] + 64];
+    if (w->count) {
+        snprintf(one, sizeof one, "%s", w->msg[w->head]);
+        w->head = (w->head + 1) % EMU_WARNINGS_KEPT;
+        w->count--;
+    } else if (w->dropped) {
+        snprintf(one, sizeof one, "%llu more warning(s) were not kept (see the log)", (unsigned long long)w->dropped);
+        w->dropped = 0;
+    } else {
+        one[0] = '\0';
+    }
+    if (buf && cap)
+        snprintf(buf, cap, "%s", one);
+    return strlen(one);
 }
 
 typedef struct option_slot {

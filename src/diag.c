@@ -141,3 +141,5 @@ ACL_FUNC_VISIBILITY uint64_t aclnnEmuLiveHandles(void)
     n += emu_mem_live_blocks(NULL, 0, &used);
     return n;
 }
+
+EMU_FORK_SAFE_MUTEX(mu, EMU_ATFORK_DIAG)

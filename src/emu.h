@@ -19,6 +19,29 @@
 #define EMU_MSG_MAX 1024
 #define EMU_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
+/* fork(): each module that owns locks registers pthread_atfork handlers from
+ * a constructor of this priority. Lower layers register first, so prepare
+ * handlers (run last-registered first) take locks from the top layer down and
+ * the child handlers release them bottom-up: one global lock order. */
+enum {
+    EMU_ATFORK_CONFIG = 201,
+    EMU_ATFORK_DIAG,
+    EMU_ATFORK_REGISTRY,
+    EMU_ATFORK_MEMORY,
+    EMU_ATFORK_STREAM,
+    EMU_ATFORK_RUNTIME,
+};
+
+/* Holds a module's mutex across fork() (taken before, released after, in
+ * both processes), registered in the module's layer order. */
+#define EMU_FORK_SAFE_MUTEX(mutex, priority)                                                                 \
+    static void fork_lock_##priority(void) { pthread_mutex_lock(&(mutex)); }                               \
+    static void fork_unlock_##priority(void) { pthread_mutex_unlock(&(mutex)); }                           \
+    __attribute__((constructor(priority))) static void fork_register_##priority(void)                      \
+    {                                                                                                        \
+        pthread_atfork(fork_lock_##priority, fork_unlock_##priority, fork_unlock_##priority);              \
+    }
+
 /* ---- errors (error.c) ------------------------------------------------- */
 
 /* Records "api: <message>" as this thread's recent error, logs it, returns status. */
@@ -40,6 +63,24 @@ void emu_log(int level, const char *fmt, ...) EMU_PRINTF(2, 3);
 /* A misuse: an error (returns status) in strict mode, a warning (returns 0) otherwise. */
 int emu_misuse(int status, const char *api, const char *fmt, ...) EMU_PRINTF(3, 4);
 double emu_now(void);
+/* True in a fork() child of a process that used the library: kernels run serially there. */
+bool emu_forked_child(void);
+
+/* Warnings for the caller (validation-mode.md, normal mode): counted, logged
+ * and queued for aclnnEmuTakeWarning. */
+#define EMU_WARNINGS_KEPT 8
+typedef struct emu_warnings {
+    char msg[EMU_WARNINGS_KEPT][EMU_MSG_MAX];
+    unsigned head, count;
+    uint64_t dropped;
+} emu_warnings;
+void emu_warning(const char *api, const char *fmt, ...) EMU_PRINTF(2, 3);
+/* Routes this thread's warnings to sink (NULL: back to the thread); returns the previous sink. */
+emu_warnings *emu_warnings_capture(emu_warnings *sink);
+/* Moves from's warnings to the end of to (emptying from). */
+void emu_warnings_merge(emu_warnings *to, emu_warnings *from);
+/* Moves from's warnings to the calling thread's queue. */
+void emu_warnings_deliver(emu_warnings *from);
 
 /* ---- diagnostics counters (diag.c) ------------------------------------ */
 
@@ -68,8 +109,12 @@ const char *emu_kind_name(emu_kind kind);
 /* 0, or -1 when out of memory. creator is the API that made the handle (a literal). */
 int emu_registry_add(const void *p, emu_kind kind, const char *creator);
 emu_found emu_registry_find(const void *p, emu_kind kind);
-/* Removes a live handle; retire=true remembers it so a later use says "already used". */
-emu_found emu_registry_remove(const void *p, emu_kind kind, bool retire);
+/* Destroys a live handle of size bytes: its memory is quarantined (released
+ * later, with release) so that a later use of p is reported as destroyed.
+ * Returns what p was; nothing happens unless it was EMU_LIVE of kind. */
+emu_found emu_registry_release(void *p, emu_kind kind, size_t size, void (*release)(void *));
+/* Marks a live handle as the library's own: not counted, not reported as a leak. */
+void emu_registry_mark_internal(const void *p);
 size_t emu_registry_count(emu_kind kind);
 /* Appends one line per live handle of kind to the log; returns how many. */
 size_t emu_registry_report(emu_kind kind, char *buf, size_t cap, size_t *used);

@@ -18,15 +18,22 @@ struct aclOpExecutor {
     emu_launch *plan; /* tensors and attributes as captured at phase one (workspace unset) */
 };
 
-static void executor_free(aclOpExecutor *ex)
+static size_t launch_bytes(size_t params_size)
 {
+    return sizeof(emu_launch) + params_size;
+}
+
+static void executor_free(void *p)
+{
+    aclOpExecutor *ex = p;
     free(ex->plan);
     free(ex);
 }
 
-static size_t launch_bytes(size_t params_size)
+/* Destroys a live executor (its memory is quarantined: see emu_registry_release). */
+static void executor_release(aclOpExecutor *ex)
 {
-    return sizeof(emu_launch) + params_size;
+    emu_registry_release(ex, EMU_EXECUTOR, sizeof *ex + launch_bytes(ex->plan->params_size), executor_free);
 }
 
 int emu_check_not_null(const void *p, const char *api, const char *param)
@@ -190,10 +197,8 @@ static int run_launch(void *ctx, char *msg, size_t cap)
  * reported as such. Repeatable executors stay until aclDestroyAclOpExecutor. */
 static void consume(aclOpExecutor *executor)
 {
-    if (!executor->repeatable) {
-        emu_registry_remove(executor, EMU_EXECUTOR, true);
-        executor_free(executor);
-    }
+    if (!executor->repeatable)
+        executor_release(executor);
 }
 
 int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
@@ -228,8 +233,10 @@ int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspac
     /* Each run gets its own snapshot, so rebinding addresses or destroying a
      * repeatable executor never disturbs runs already enqueued. */
     emu_launch *l = malloc(launch_bytes(plan->params_size));
-    if (!l)
+    if (!l) {
+        consume(executor); /* every failure of phase two releases a single-use executor */
         return emu_error(ACLNN_ERR_INNER, api, "out of memory");
+    }
     memcpy(l, plan, launch_bytes(plan->params_size));
     l->workspace = workspace;
     /* The operator sees what it asked for, never the caller's (larger) claim. */
@@ -278,8 +285,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor)
     int st = check_executor("aclDestroyAclOpExecutor", executor);
     if (st)
         return st;
-    emu_registry_remove(executor, EMU_EXECUTOR, true);
-    executor_free(executor);
+    executor_release(executor);
     return ACLNN_SUCCESS;
 }
 

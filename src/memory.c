@@ -459,8 +459,8 @@ size_t emu_mem_live_blocks(char *buf, size_t cap, size_t *used)
 {
     pthread_mutex_lock(&mu);
     size_t n = n_blocks;
-    for (size_t i = 0; buf && i < n_blocks; i++) {
-        int w = snprintf(*used < cap ? buf + *used : NULL, *used < cap ? cap - *used : 0,
+    for (size_t i = 0; i < n_blocks; i++) {
+        int w = snprintf(buf && *used < cap ? buf + *used : NULL, buf && *used < cap ? cap - *used : 0,
                          "  leaked %s memory %p (%zu bytes) created by %s\n", blocks[i].device ? "device" : "host",
                          (void *)blocks[i].base, blocks[i].size,
                          !blocks[i].owned ? "aclrtHostRegister" : blocks[i].device ? "aclrtMalloc" : "aclrtMallocHost");
@@ -480,3 +480,5 @@ void emu_mem_release_all(void)
     n_blocks = 0;
     pthread_mutex_unlock(&mu);
 }
+
+EMU_FORK_SAFE_MUTEX(mu, EMU_ATFORK_MEMORY)

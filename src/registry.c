@@ -15,19 +15,31 @@ typedef struct entry {
     const char *creator;
     struct entry *next;
     emu_kind kind;
-    bool retired;
+    bool retired;  /* destroyed; its memory is in quarantine */
+    bool internal; /* made by the library itself (default streams): not a user's leak */
 } entry;
 
-/* Retired entries make "already executed" messages possible; they are
- * dropped wholesale past this many so the table cannot grow without bound. */
-#define MAX_RETIRED 65536
+/* Quarantine: destroyed handles' memory is kept out of reuse for the last
+ * QUARANTINE_COUNT handles (QUARANTINE_BYTES at most), as sanitizers do, so
+ * a stale pointer is reported as destroyed instead of finding a new handle
+ * that the allocator placed at the same address. */
+#define QUARANTINE_COUNT 16384
+#define QUARANTINE_BYTES ((size_t)16 << 20)
+#define QUARANTINE_ITEM_MAX ((size_t)64 << 10)
+
+typedef struct quarantined {
+    void *p;
+    size_t size;
+    void (*release)(void *);
+} quarantined;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static entry **buckets;
 static size_t n_buckets;
 static size_t n_entries;
-static size_t n_retired;
 static size_t live_by_kind[EMU_KIND_COUNT];
+static quarantined *ring; /* QUARANTINE_COUNT slots, allocated on first use */
+static size_t ring_head, ring_count, ring_bytes;
 
 static size_t hash_ptr(const void *p, size_t n)
 {
@@ -81,24 +93,6 @@ static entry **slot_locked(const void *p)
     return pp;
 }
 
-static void drop_retired_locked(void)
-{
-    for (size_t i = 0; i < n_buckets; i++) {
-        entry **pp = &buckets[i];
-        while (*pp) {
-            if ((*pp)->retired) {
-                entry *dead = *pp;
-                *pp = dead->next;
-                free(dead);
-                n_entries--;
-            } else {
-                pp = &(*pp)->next;
-            }
-        }
-    }
-    n_retired = 0;
-}
-
 int emu_registry_add(const void *p, emu_kind kind, const char *creator)
 {
     int rc = 0;
@@ -111,20 +105,19 @@ int emu_registry_add(const void *p, emu_kind kind, const char *creator)
     if (*pp) {
         /* The allocator reused the address of a retired (or leaked-and-freed) handle. */
         entry *e = *pp;
-        if (e->retired)
-            n_retired--;
-        else
+        if (!e->retired && !e->internal)
             live_by_kind[e->kind]--;
         e->kind = kind;
         e->creator = creator;
         e->retired = false;
+        e->internal = false;
     } else {
         entry *e = malloc(sizeof *e);
         if (!e) {
             rc = -1;
             goto out;
         }
-        *e = (entry){.key = p, .creator = creator, .next = NULL, .kind = kind, .retired = false};
+        *e = (entry){.key = p, .creator = creator, .next = NULL, .kind = kind};
         *pp = e;
         n_entries++;
     }
@@ -152,24 +145,65 @@ emu_found emu_registry_find(const void *p, emu_kind kind)
     return f;
 }
 
-emu_found emu_registry_remove(const void *p, emu_kind kind, bool retire)
+void emu_registry_mark_internal(const void *p)
+{
+    pthread_mutex_lock(&mu);
+    entry **pp = slot_locked(p);
+    if (pp && *pp && !(*pp)->retired && !(*pp)->internal) {
+        (*pp)->internal = true;
+        live_by_kind[(*pp)->kind]--;
+    }
+    pthread_mutex_unlock(&mu);
+}
+
+static void unlink_locked(entry **pp)
+{
+    entry *dead = *pp;
+    *pp = dead->next;
+    free(dead);
+    n_entries--;
+}
+
+/* Frees the oldest quarantined handle and forgets its entry. */
+static void evict_oldest_locked(void)
+{
+    quarantined q = ring[ring_head];
+    ring_head = (ring_head + 1) % QUARANTINE_COUNT;
+    ring_count--;
+    ring_bytes -= q.size;
+    entry **pp = slot_locked(q.p);
+    if (pp && *pp && (*pp)->retired)
+        unlink_locked(pp);
+    q.release(q.p);
+}
+
+emu_found emu_registry_release(void *p, emu_kind kind, size_t size, void (*release)(void *))
 {
     pthread_mutex_lock(&mu);
     entry **pp = slot_locked(p);
     emu_found f = classify(pp ? *pp : NULL, kind);
-    if (f == EMU_LIVE) {
-        entry *e = *pp;
-        live_by_kind[kind]--;
-        if (retire) {
-            e->retired = true;
-            if (++n_retired > MAX_RETIRED)
-                drop_retired_locked();
-        } else {
-            *pp = e->next;
-            free(e);
-            n_entries--;
-        }
+    if (f != EMU_LIVE) {
+        pthread_mutex_unlock(&mu);
+        return f;
     }
+    entry *e = *pp;
+    if (!e->internal)
+        live_by_kind[kind]--;
+    if (!ring)
+        ring = malloc(QUARANTINE_COUNT * sizeof *ring);
+    if (!ring || size > QUARANTINE_ITEM_MAX) {
+        /* Too large to hold back (or no memory to remember it): freed now. */
+        unlink_locked(pp);
+        pthread_mutex_unlock(&mu);
+        release(p);
+        return f;
+    }
+    e->retired = true;
+    while (ring_count == QUARANTINE_COUNT || (ring_count && ring_bytes + size > QUARANTINE_BYTES))
+        evict_oldest_locked();
+    ring[(ring_head + ring_count) % QUARANTINE_COUNT] = (quarantined){.p = p, .size = size, .release = release};
+    ring_count++;
+    ring_bytes += size;
     pthread_mutex_unlock(&mu);
     return f;
 }
@@ -188,7 +222,7 @@ size_t emu_registry_report(emu_kind kind, char *buf, size_t cap, size_t *used)
     pthread_mutex_lock(&mu);
     for (size_t i = 0; i < n_buckets; i++) {
         for (const entry *e = buckets[i]; e; e = e->next) {
-            if (e->retired || e->kind != kind)
+            if (e->retired || e->internal || e->kind != kind)
                 continue;
             n++;
             int w = snprintf(*used < cap ? buf + *used : NULL, *used < cap ? cap - *used : 0,
@@ -207,9 +241,9 @@ int emu_check_handle(const void *p, emu_kind kind, int status_invalid, const cha
     case EMU_LIVE:
         return 0;
     case EMU_RETIRED:
-        return emu_error(status_invalid, api, "%s %p was already used up or destroyed (%s)", param, p,
-                         kind == EMU_EXECUTOR ? "a non-repeatable executor runs once"
-                                              : "stale handle");
+        return emu_error(status_invalid, api, "%s %p was already %s", param, p,
+                         kind == EMU_EXECUTOR ? "used up or destroyed (a non-repeatable executor runs once)"
+                                              : "destroyed (stale handle)");
     case EMU_OTHER_KIND:
         return emu_error(status_invalid, api, "%s %p is not an %s", param, p, emu_kind_name(kind));
     default:
@@ -217,3 +251,5 @@ int emu_check_handle(const void *p, emu_kind kind, int status_invalid, const cha
                          emu_kind_name(kind));
     }
 }
+
+EMU_FORK_SAFE_MUTEX(mu, EMU_ATFORK_REGISTRY)

@@ -107,6 +107,8 @@ static int read_config(const char *api, const char *path)
     return 0;
 }
 
+EMU_FORK_SAFE_MUTEX(rt_mu, EMU_ATFORK_RUNTIME)
+
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
 {
     static const char api[] = "aclInit";
@@ -155,6 +157,29 @@ static void destroy_streams(emu_stream **list, size_t n, const char *api)
     }
 }
 
+/* The leak report: what the program created and never released (user
+ * streams included, so it is taken before aclFinalize destroys them). */
+static size_t leak_report(char *report, size_t cap, char *summary, size_t sum_cap)
+{
+    size_t used = 0, leaks = 0, sum_used = 0;
+    summary[0] = '\0';
+    for (int kind = EMU_TENSOR; kind <= EMU_KIND_COUNT; kind++) {
+        /* The last round counts device memory blocks. */
+        size_t n = kind < EMU_KIND_COUNT ? emu_registry_report((emu_kind)kind, report, cap, &used)
+                                         : emu_mem_live_blocks(report, cap, &used);
+        if (n && sum_used < sum_cap) {
+            int w = snprintf(summary + sum_used, sum_cap - sum_used, "%s%zu %s", leaks ? ", " : "", n,
+                             kind < EMU_KIND_COUNT ? emu_kind_name((emu_kind)kind) : "memory block(s)");
+            sum_used += w > 0 ? (size_t)w : 0;
+        }
+        leaks += n;
+    }
+    if (used >= cap)
+        used = cap - 1;
+    report[used] = '\0';
+    return leaks;
+}
+
 ACL_FUNC_VISIBILITY aclError aclFinalize(void)
 {
     static const char api[] = "aclFinalize";
@@ -164,12 +189,11 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void)
         pthread_mutex_unlock(&rt_mu);
         return emu_error(ACL_ERROR_REPEAT_FINALIZE, api, "aclFinalize without a matching aclInit");
     }
+    char report[8192], summary[512];
+    size_t leaks = leak_report(report, sizeof report, summary, sizeof summary);
     size_t n = n_user_streams;
-    emu_stream **list = malloc((n + MAX_DEVICES) * sizeof *list);
-    size_t k = 0;
-    if (list) {
-        k = take_streams_locked(-1, list, n);
-    }
+    emu_stream **list = malloc((n ? n : 1) * sizeof *list);
+    size_t k = list ? take_streams_locked(-1, list, n) : 0;
     emu_stream *defaults[MAX_DEVICES];
     size_t n_defaults = 0;
     for (int d = 0; d < MAX_DEVICES; d++) {
@@ -180,34 +204,18 @@ ACL_FUNC_VISIBILITY aclError aclFinalize(void)
     initialized = false;
     pthread_mutex_unlock(&rt_mu);
 
-    destroy_streams(list, k, api);
+    /* Leftover streams (in the report) finish their work and go. */
+    for (size_t i = 0; i < k; i++)
+        emu_stream_destroy(list[i]);
     free(list);
     for (size_t i = 0; i < n_defaults; i++)
         emu_stream_destroy(defaults[i]);
-
-    /* The leak report: what the program created and never released. */
-    char report[8192], summary[512];
-    size_t used = 0, leaks = 0, sum_used = 0;
-    summary[0] = '\0';
-    for (int kind = EMU_TENSOR; kind <= EMU_KIND_COUNT; kind++) {
-        /* The last round counts device memory blocks. */
-        size_t n = kind < EMU_KIND_COUNT ? emu_registry_report((emu_kind)kind, report, sizeof report, &used)
-                                         : emu_mem_live_blocks(report, sizeof report, &used);
-        if (n && sum_used < sizeof summary) {
-            int w = snprintf(summary + sum_used, sizeof summary - sum_used, "%s%zu %s", leaks ? ", " : "", n,
-                             kind < EMU_KIND_COUNT ? emu_kind_name((emu_kind)kind) : "memory block(s)");
-            sum_used += w > 0 ? (size_t)w : 0;
-        }
-        leaks += n;
-    }
     emu_mem_release_all();
     if (leaks) {
-        if (used >= sizeof report)
-            used = sizeof report - 1;
-        report[used] = '\0';
         emu_diag_leaks(report);
-        if (used > 0 && report[used - 1] == '\n')
-            report[used - 1] = '\0';
+        size_t len = strlen(report);
+        if (len > 0 && report[len - 1] == '\n')
+            report[len - 1] = '\0';
         return emu_misuse(ACL_ERROR_FAILURE, api, "%zu resource(s) still alive at aclFinalize (%s):\n%s", leaks, summary,
                           report);
     }

@@ -21,6 +21,7 @@ typedef struct task {
 } task;
 
 struct emu_stream {
+    struct emu_stream *prev, *next; /* every stream of the process (fork handling) */
     pthread_mutex_t mu;
     pthread_cond_t work; /* signalled when a task arrives or on shutdown */
     pthread_cond_t done; /* signalled when a task finishes */
@@ -31,9 +32,14 @@ struct emu_stream {
     char error_msg[EMU_MSG_MAX];
     int32_t device;
     bool is_default, shutdown;
-    bool running; /* a task is executing (on the worker or on a synchronising host thread) */
+    bool has_worker; /* false in a fork() child until work arrives */
+    bool running;    /* a task is executing (on the worker or on a synchronising host thread) */
+    emu_warnings warnings; /* raised by tasks since the last synchronisation */
     atomic_uint_fast64_t completed_mirror; /* `completed`, readable without the lock */
 };
+
+static pthread_mutex_t all_mu = PTHREAD_MUTEX_INITIALIZER;
+static emu_stream *all_streams;
 
 /* How long a waiting host thread polls before it sleeps: short tasks finish
  * sooner than a futex wake-up takes. */
@@ -50,12 +56,18 @@ static void run_head_locked(emu_stream *s, char *msg, size_t cap)
     pthread_mutex_unlock(&s->mu);
 
     msg[0] = '\0';
+    emu_warnings raised;
+    raised.head = raised.count = 0;
+    raised.dropped = 0;
+    emu_warnings *outer = emu_warnings_capture(&raised);
     int st = t->fn(t->ctx, msg, cap);
+    emu_warnings_capture(outer);
     if (t->release)
         t->release(t->ctx);
     free(t);
 
     pthread_mutex_lock(&s->mu);
+    emu_warnings_merge(&s->warnings, &raised); /* for the thread that synchronises */
     s->running = false;
     s->completed++;
     atomic_store_explicit(&s->completed_mirror, s->completed, memory_order_release);
@@ -107,6 +119,31 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* Starts the worker; caller holds s->mu or owns s alone. */
+static int start_worker_locked(emu_stream *s)
+{
+    if (s->has_worker)
+        return 0;
+    if (pthread_create(&s->thread, NULL, worker, s) != 0)
+        return -1;
+    s->has_worker = true;
+    return 0;
+}
+
+static void stop_worker(emu_stream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->shutdown = true;
+    bool joinable = s->has_worker;
+    if (joinable)
+        pthread_cond_signal(&s->work);
+    else
+        wait_for_locked(s, s->enqueued); /* no worker (fork child): finish the work here */
+    pthread_mutex_unlock(&s->mu);
+    if (joinable)
+        pthread_join(s->thread, NULL);
+}
+
 emu_stream *emu_stream_create(int32_t device, bool is_default)
 {
     emu_stream *s = calloc(1, sizeof *s);
@@ -120,17 +157,21 @@ emu_stream *emu_stream_create(int32_t device, bool is_default)
         goto fail_work;
     if (pthread_cond_init(&s->done, NULL) != 0)
         goto fail_done;
-    if (pthread_create(&s->thread, NULL, worker, s) != 0)
+    if (start_worker_locked(s) != 0)
         goto fail_thread;
     if (emu_registry_add(s, EMU_STREAM, is_default ? "aclrtSetDevice" : "aclrtCreateStream") != 0)
         goto fail_registry;
+    if (is_default)
+        emu_registry_mark_internal(s);
+    pthread_mutex_lock(&all_mu);
+    s->next = all_streams;
+    if (all_streams)
+        all_streams->prev = s;
+    all_streams = s;
+    pthread_mutex_unlock(&all_mu);
     return s;
 fail_registry:
-    pthread_mutex_lock(&s->mu);
-    s->shutdown = true;
-    pthread_cond_signal(&s->work);
-    pthread_mutex_unlock(&s->mu);
-    pthread_join(s->thread, NULL);
+    stop_worker(s);
 fail_thread:
     pthread_cond_destroy(&s->done);
 fail_done:
@@ -142,24 +183,72 @@ fail_mu:
     return NULL;
 }
 
+static void stream_free(void *p)
+{
+    emu_stream *s = p;
+    pthread_cond_destroy(&s->done);
+    pthread_cond_destroy(&s->work);
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+}
+
 /* Waits for pending work (CANN: destroying a stream waits for it), then frees. */
 void emu_stream_destroy(emu_stream *s)
 {
     if (!s)
         return;
-    emu_registry_remove(s, EMU_STREAM, false);
-    pthread_mutex_lock(&s->mu);
-    s->shutdown = true;
-    pthread_cond_signal(&s->work);
-    pthread_mutex_unlock(&s->mu);
-    pthread_join(s->thread, NULL);
+    pthread_mutex_lock(&all_mu);
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        all_streams = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    pthread_mutex_unlock(&all_mu);
+    stop_worker(s);
     if (s->error_status)
         emu_log(EMU_LOG_WARNING, "stream %p destroyed with an unreported failure: %s", (void *)s, s->error_msg);
     emu_mem_forget_stream(s);
-    pthread_cond_destroy(&s->done);
-    pthread_cond_destroy(&s->work);
-    pthread_mutex_destroy(&s->mu);
-    free(s);
+    /* The memory stays out of reuse for a while, so a stale pointer to it is reported, not mistaken. */
+    emu_registry_release(s, EMU_STREAM, sizeof *s, stream_free);
+}
+
+/* fork(): no stream may be mid-task (its memory would be half-written in the
+ * child), and every stream lock is taken so the child gets consistent queues. */
+static void streams_prepare(void)
+{
+    pthread_mutex_lock(&all_mu);
+    for (emu_stream *s = all_streams; s; s = s->next) {
+        pthread_mutex_lock(&s->mu);
+        while (s->running)
+            pthread_cond_wait(&s->done, &s->mu);
+    }
+}
+
+static void streams_parent(void)
+{
+    for (emu_stream *s = all_streams; s; s = s->next)
+        pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&all_mu);
+}
+
+/* In the child only the forking thread exists: the workers are gone and the
+ * condition variables may count waiters that vanished. Fresh ones, and a new
+ * worker when work arrives; tasks queued before the fork run in both processes. */
+static void streams_child(void)
+{
+    for (emu_stream *s = all_streams; s; s = s->next) {
+        pthread_cond_init(&s->work, NULL);
+        pthread_cond_init(&s->done, NULL);
+        s->has_worker = false;
+        pthread_mutex_unlock(&s->mu);
+    }
+    pthread_mutex_unlock(&all_mu);
+}
+
+__attribute__((constructor(EMU_ATFORK_STREAM))) static void stream_atfork(void)
+{
+    pthread_atfork(streams_prepare, streams_parent, streams_child);
 }
 
 int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, void *ctx, uint64_t *seq)
@@ -178,6 +267,9 @@ int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, vo
         s->head = t;
     s->tail = t;
     uint64_t n = ++s->enqueued;
+    if (start_worker_locked(s) != 0) /* fork child: none yet; if none can start, synchronising runs the work */
+        emu_log(EMU_LOG_WARNING, "stream %p: cannot start a worker thread; work runs when the host synchronises",
+                (void *)s);
     pthread_cond_signal(&s->work);
     pthread_mutex_unlock(&s->mu);
     if (seq)
@@ -204,6 +296,7 @@ int emu_stream_sync(emu_stream *s, const char *api)
     snprintf(msg, sizeof msg, "%s", s->error_msg);
     s->error_status = 0;
     s->error_msg[0] = '\0';
+    emu_warnings_deliver(&s->warnings);
     pthread_mutex_unlock(&s->mu);
     if (st != 0) {
         char full[EMU_MSG_MAX + 64];

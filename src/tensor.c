@@ -277,8 +277,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor *tensor)
     int st = emu_check_handle(tensor, EMU_TENSOR, ACLNN_ERR_PARAM_INVALID, api, "tensor");
     if (st)
         return st;
-    emu_registry_remove(tensor, EMU_TENSOR, false);
-    free((void *)tensor);
+    emu_registry_release((void *)tensor, EMU_TENSOR, sizeof *tensor, free);
     return ACLNN_SUCCESS;
 }
 
@@ -310,7 +309,7 @@ static void *create_array(const char *api, emu_kind kind, const void *value, uin
     return a;
 }
 
-static aclnnStatus destroy_array(const char *api, emu_kind kind, const void *array)
+static aclnnStatus destroy_array(const char *api, emu_kind kind, const void *array, size_t item)
 {
     emu_diag_api(api);
     if (!array)
@@ -318,8 +317,7 @@ static aclnnStatus destroy_array(const char *api, emu_kind kind, const void *arr
     int st = emu_check_handle(array, kind, ACLNN_ERR_PARAM_INVALID, api, "array");
     if (st)
         return st;
-    emu_registry_remove(array, kind, false);
-    free((void *)array);
+    emu_registry_release((void *)array, kind, sizeof(uint64_t) + (size_t)*(const uint64_t *)array * item, free);
     return ACLNN_SUCCESS;
 }
 
@@ -330,7 +328,7 @@ ACL_FUNC_VISIBILITY aclIntArray *aclCreateIntArray(const int64_t *value, uint64_
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyIntArray(const aclIntArray *array)
 {
-    return destroy_array("aclDestroyIntArray", EMU_INT_ARRAY, array);
+    return destroy_array("aclDestroyIntArray", EMU_INT_ARRAY, array, sizeof(int64_t));
 }
 
 ACL_FUNC_VISIBILITY aclFloatArray *aclCreateFloatArray(const float *value, uint64_t size)
@@ -340,7 +338,7 @@ ACL_FUNC_VISIBILITY aclFloatArray *aclCreateFloatArray(const float *value, uint6
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyFloatArray(const aclFloatArray *array)
 {
-    return destroy_array("aclDestroyFloatArray", EMU_FLOAT_ARRAY, array);
+    return destroy_array("aclDestroyFloatArray", EMU_FLOAT_ARRAY, array, sizeof(float));
 }
 
 ACL_FUNC_VISIBILITY aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size)
@@ -350,7 +348,7 @@ ACL_FUNC_VISIBILITY aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyBoolArray(const aclBoolArray *array)
 {
-    return destroy_array("aclDestroyBoolArray", EMU_BOOL_ARRAY, array);
+    return destroy_array("aclDestroyBoolArray", EMU_BOOL_ARRAY, array, sizeof(bool));
 }
 
 /* Shared prologue of the query functions. */

@@ -4,6 +4,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+import aclnn_emu as aclnn_emu_pkg
+
 HERE = Path(__file__).parent
 
 
@@ -104,3 +108,82 @@ def test_config_and_info():
     assert aclnn_emu("config").returncode == 2
     r = aclnn_emu("info")
     assert r.returncode == 0 and "aclnn-emu 0.1.0" in r.stdout and "OpenMP threads" in r.stdout
+
+
+BAD_INVOCATIONS = [
+    ("run", "no_such_program.c"),
+    ("run", "no_such_executable"),
+    ("run", "README.md"),
+    ("run", "tests"),
+    ("config", "--no-such-option"),
+    ("no-such-command",),
+]
+
+
+@pytest.mark.parametrize("argv", BAD_INVOCATIONS, ids=["-".join(a) for a in BAD_INVOCATIONS])
+def test_user_errors_are_one_line_without_traceback(argv):
+    r = aclnn_emu(*argv, cwd=HERE.parent)
+    assert r.returncode != 0
+    assert "Traceback" not in r.stderr + r.stdout
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert lines and lines[-1].startswith("aclnn-emu"), r.stderr
+
+
+def test_upper_case_suffix_is_a_cxx_source(tmp_path):
+    src = tmp_path / "EXAMPLE.CPP"
+    src.write_text('#include <cstdio>\n#include "acl/acl.h"\nint main() { aclInit(nullptr); aclFinalize(); }\n')
+    r = aclnn_emu("run", str(src))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "aclInit" in r.stdout and "Traceback" not in r.stderr
+
+
+def test_program_without_acl_calls_reports_its_exit_status(tmp_path):
+    src = tmp_path / "three.c"
+    src.write_text("int main(void) { return 3; }\n")
+    r = aclnn_emu("run", str(src))
+    assert r.returncode == 3
+    assert "made no ACL call" in r.stdout and "exit status: 3" in r.stdout
+    assert "did not exit normally" not in r.stdout
+
+
+def test_program_killed_by_a_signal(tmp_path):
+    src = tmp_path / "abort.c"
+    src.write_text('#include <stdlib.h>\n#include "acl/acl.h"\nint main(void) { aclInit(0); abort(); }\n')
+    r = aclnn_emu("run", str(src))
+    assert r.returncode != 0 and "killed by SIGABRT" in r.stdout
+
+
+def test_version():
+    r = aclnn_emu("--version")
+    assert r.returncode == 0 and r.stdout.strip() == f"aclnn-emu {aclnn_emu_pkg.__version__}"
+
+
+def test_config_options_have_help():
+    r = aclnn_emu("config", "--help")
+    for opt in ("--cflags", "--libs", "--includedir", "--libdir", "--pkgconfigdir", "--toolkit-home"):
+        line = next(ln for ln in r.stdout.splitlines() if ln.strip().startswith(opt))
+        assert len(line.split()) > 1, f"{opt} has no help text"
+
+
+def test_leak_report_without_finalize_lists_device_memory(tmp_path):
+    src = tmp_path / "leak.c"
+    src.write_text(
+        '#include "acl/acl.h"\nint main(void) { void *p; aclInit(0); aclrtSetDevice(0);'
+        " aclrtMalloc(&p, 1024, ACL_MEM_MALLOC_HUGE_FIRST); return 0; }\n"
+    )
+    r = aclnn_emu("run", str(src))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "leaked device memory" in r.stdout and "(1024 bytes) created by aclrtMalloc" in r.stdout
+    assert "aclrtStream" not in r.stdout  # the default stream is the library's own
+
+
+def test_leak_report_counts_one_warning_per_finalize(tmp_path):
+    src = tmp_path / "leak_stream.c"
+    src.write_text(
+        '#include "acl/acl.h"\nint main(void) { aclrtStream s; aclInit(0); aclrtSetDevice(0);'
+        " aclrtCreateStream(&s); aclFinalize(); return 0; }\n"
+    )
+    r = aclnn_emu("run", str(src))
+    assert "warnings: 1" in r.stdout
+    section = r.stdout[r.stdout.index("leaked at aclFinalize:") :]
+    assert "leaked aclrtStream" in section and "created by aclrtCreateStream" in section

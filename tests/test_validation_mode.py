@@ -62,7 +62,7 @@ ALWAYS = [
     ("memcpy_count_over_destmax", "aclrtMemcpy", 100000, "count 256 exceeds destMax 16"),
     ("executor_reuse", "second launch", 161002, "was already used up or destroyed"),
     ("null_executor", "launch", 161001, "executor is NULL"),
-    ("stale_tensor", "aclDestroyTensor", 161002, "is not a live aclTensor"),
+    ("stale_tensor", "aclDestroyTensor", 161002, "was already destroyed (stale handle)"),
 ]
 
 

@@ -40,6 +40,22 @@ ACL_FUNC_VISIBILITY size_t aclnnEmuReport(char *buf, size_t cap);
 /** Number of live handles (tensors, arrays, executors, streams, device blocks). */
 ACL_FUNC_VISIBILITY uint64_t aclnnEmuLiveHandles(void);
 
+/**
+ * Number of warnings (validation mode, normal mode) not yet taken by the
+ * calling thread. A warning raised by work on a stream belongs to the thread
+ * that synchronises with that stream (aclrtSynchronizeStream/Device), as a
+ * task's error does; any other warning to the thread whose call raised it.
+ * A thread keeps the last 8; older ones are counted as one summary warning.
+ */
+ACL_FUNC_VISIBILITY uint64_t aclnnEmuPendingWarnings(void);
+
+/**
+ * Takes the calling thread's oldest pending warning ("api: message") and
+ * writes it into buf (NUL-terminated, truncated to cap).
+ * @returns the message's length excluding the NUL; 0 when none is pending.
+ */
+ACL_FUNC_VISIBILITY size_t aclnnEmuTakeWarning(char *buf, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -116,6 +116,8 @@ aclError aclnnEmuSetOption(const char *name, int64_t value);
 aclError aclnnEmuGetOption(const char *name, int64_t *value);
 size_t aclnnEmuReport(char *buf, size_t cap);
 uint64_t aclnnEmuLiveHandles(void);
+uint64_t aclnnEmuPendingWarnings(void);
+size_t aclnnEmuTakeWarning(char *buf, size_t cap);
 
 /* aclnnop/aclnn_roi_align_v2_backward.h */
 aclnnStatus aclnnRoiAlignV2BackwardGetWorkspaceSize(

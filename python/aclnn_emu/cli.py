@@ -6,6 +6,7 @@ import argparse
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -13,12 +14,26 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ._ffi import INCLUDE_DIR, LIB_DIR, PACKAGE_DIR, TOOLKIT_HOME, ffi, lib, library_path
+from .errors import AclnnError
 
 EXAMPLES_DIR = PACKAGE_DIR / "examples"
 PKGCONFIG_DIR = LIB_DIR / "pkgconfig"
-C_SUFFIXES = {".c"}
-CXX_SUFFIXES = {".cc", ".cpp", ".cxx", ".C"}
 LINK_LIBS = ["-lascendcl", "-lnnopbase", "-lopapi"]
+# As gcc decides: ".c" is C; ".C" and these (any case) are C++.
+_CXX_SUFFIXES = {".cc", ".cp", ".cxx", ".cpp", ".c++"}
+
+
+class UsageError(Exception):
+    """A mistake in how the command was called: one line on stderr, exit status 2."""
+
+
+def source_language(path: Path) -> str | None:
+    """``"c"`` or ``"c++"`` for a C/C++ source file name, else None."""
+    if path.suffix == ".c":
+        return "c"
+    if path.suffix == ".C" or path.suffix.lower() in _CXX_SUFFIXES:
+        return "c++"
+    return None
 
 
 def cflags() -> list[str]:
@@ -46,7 +61,7 @@ def _cmd_info(_: argparse.Namespace) -> int:
     from .runtime import get_option
 
     threads = get_option("ACLNN_EMU_THREADS") or os.cpu_count()
-    print(f"aclnn-emu {ffi.string(lib.aclnnEmuVersion()).decode()}")
+    print(f"aclnn-emu {_version()}")
     print(f"library:       {library_path()}")
     print(f"toolkit home:  {TOOLKIT_HOME}")
     print(f"OpenMP threads: {threads}")
@@ -84,17 +99,21 @@ def build(source: Path, output: Path) -> None:
     subprocess.CalledProcessError
         If the compiler fails (its diagnostics are on stderr).
     """
-    if source.suffix in C_SUFFIXES:
-        compiler, std = os.environ.get("CC", "cc"), "-std=c11"
+    if source_language(source) == "c":
+        compiler, lang, std = os.environ.get("CC", "cc"), "c", "-std=c11"
     else:
-        compiler, std = os.environ.get("CXX", "c++"), "-std=c++17"
-    cmd = [compiler, std, "-O1", "-g", *cflags(), str(source), "-o", str(output), *libs(), "-lm"]
-    subprocess.run(cmd, check=True)
+        compiler, lang, std = os.environ.get("CXX", "c++"), "c++", "-std=c++17"
+    cmd = [compiler, std, "-O1", "-g", *cflags(), "-x", lang, str(source), "-x", "none", "-o", str(output)]
+    cmd += [*libs(), "-lm"]
+    try:
+        subprocess.run(cmd, check=True)
+    except FileNotFoundError:
+        raise UsageError(f"the compiler {compiler!r} is not installed (set CC/CXX, or install gcc/g++)") from None
 
 
 def _run_one(target: Path, argv: Sequence[str], env: dict[str, str], workdir: Path) -> tuple[int, str]:
     """Build (if source) and run one program; returns its exit status and the report."""
-    if target.suffix in C_SUFFIXES | CXX_SUFFIXES:
+    if source_language(target):
         exe = workdir / target.stem
         try:
             build(target, exe)
@@ -104,9 +123,29 @@ def _run_one(target: Path, argv: Sequence[str], env: dict[str, str], workdir: Pa
         exe = target.resolve()
     report = workdir / f"{target.stem}.report"
     env = dict(env, ACLNN_EMU_REPORT_FILE=str(report))
-    status = subprocess.run([str(exe), *argv], env=env).returncode
-    text = report.read_text() if report.exists() else "(no report: the program did not exit normally)\n"
-    return status, text
+    try:
+        status = subprocess.run([str(exe), *argv], env=env).returncode
+    except OSError as e:  # not an executable after all (wrong format, no permission)
+        raise UsageError(f"{target}: cannot run it: {e.strerror or e}") from None
+    if report.exists():
+        return status, report.read_text()
+    if status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = f"signal {-status}"
+        return status, f"(no report: the program was killed by {name})\n"
+    return status, "(no report: the program made no ACL call, or it left through _exit)\n"
+
+
+def _check_target(target: Path) -> None:
+    """A user's SOURCE or EXECUTABLE argument must exist and be one of the two."""
+    if not target.exists():
+        raise UsageError(f"{target}: no such file")
+    if target.is_dir():
+        raise UsageError(f"{target}: is a directory, not a C/C++ source or an executable")
+    if source_language(target) is None and not os.access(target, os.X_OK):
+        raise UsageError(f"{target}: neither a C/C++ source (.c; .cpp, .cc, .cxx, .C, ...) nor an executable file")
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -116,15 +155,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.log_level is not None:
         env["ASCEND_GLOBAL_LOG_LEVEL"] = str(args.log_level)
     if args.program:
+        _check_target(Path(args.program))
         targets = [(Path(args.program), list(args.args))]
     else:
         targets = [(p, []) for p in sorted(EXAMPLES_DIR.glob("*.c*"))]
         if not targets:
             print(f"aclnn-emu run: no bundled examples in {EXAMPLES_DIR}", file=sys.stderr)
             return 2
-    if any(shutil.which(c) is None for c in ("cc", "c++")) and any(
-        t.suffix in C_SUFFIXES | CXX_SUFFIXES for t, _ in targets
-    ):
+    if any(shutil.which(c) is None for c in ("cc", "c++")) and any(source_language(t) for t, _ in targets):
         print("aclnn-emu run: a C/C++ compiler (cc, c++) is needed to build sources", file=sys.stderr)
     worst = 0
     with tempfile.TemporaryDirectory(prefix="aclnn-emu-run-") as tmp:
@@ -140,6 +178,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``aclnn-emu`` command."""
     parser = argparse.ArgumentParser(prog="aclnn-emu", description="CANN aclnn emulator on the CPU")
+    parser.add_argument("--version", action="version", version=f"aclnn-emu {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser(
@@ -154,12 +193,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
     run.set_defaults(func=_cmd_run)
 
-    cfg = sub.add_parser("config", help="print build flags and directories")
-    cfg.add_argument("--cflags", action="store_true")
-    cfg.add_argument("--libs", action="store_true")
-    cfg.add_argument("--includedir", action="store_true")
-    cfg.add_argument("--libdir", action="store_true")
-    cfg.add_argument("--pkgconfigdir", action="store_true")
+    cfg = sub.add_parser(
+        "config",
+        help="print build flags and directories",
+        description="Print what building against the emulator needs, like pkg-config; several options print "
+        "their values on one line, in the order given below.",
+    )
+    cfg.add_argument("--cflags", action="store_true", help="compiler flags (-I of the CANN headers)")
+    cfg.add_argument("--libs", action="store_true", help="linker flags (-L, rpath, -lascendcl -lnnopbase -lopapi)")
+    cfg.add_argument("--includedir", action="store_true", help="directory holding acl/, aclnn/, aclnnop/")
+    cfg.add_argument("--libdir", action="store_true", help="directory holding libaclnn_emu.so and CANN's names")
+    cfg.add_argument("--pkgconfigdir", action="store_true", help="directory holding aclnn-emu.pc")
     cfg.add_argument("--toolkit-home", action="store_true", help="a CANN-toolkit-like tree (include/, lib64/)")
     cfg.set_defaults(func=_cmd_config)
 
@@ -167,7 +211,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     info.set_defaults(func=_cmd_info)
 
     args = parser.parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except UsageError as e:
+        print(f"aclnn-emu {args.command}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except (OSError, AclnnError) as e:
+        print(f"aclnn-emu {args.command}: {e}", file=sys.stderr)
+        return 1
+
+
+def _version() -> str:
+    return str(ffi.string(lib.aclnnEmuVersion()).decode())
 
 
 if __name__ == "__main__":

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+import os
+import sys
+import warnings
+from typing import Any, ClassVar
 
 from ._ffi import ffi, lib
 
@@ -132,6 +135,16 @@ class RtError(AclnnError):
     )
 
 
+class AclnnWarning(UserWarning):
+    """A misuse the library detected and, in normal mode, tolerated (validation mode).
+
+    In strict mode (``ACLNN_EMU_STRICT=1``) the same misuse raises an
+    :class:`AclnnError` instead. The message is the library's, starting with
+    the C function that raised it. A warning raised by work on a stream
+    arrives at the call that synchronises with that stream.
+    """
+
+
 class HandleClosedError(ValueError):
     """A Python handle object was used after ``close()``."""
 
@@ -148,8 +161,35 @@ def recent_error_message() -> str:
     return ffi.string(lib.aclGetRecentErrMsg()).decode("utf-8", "replace")
 
 
+_WARNING_BUF = 2048
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the first caller outside this package."""
+    frame: Any = sys._getframe(1)
+    level = 1
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE_DIR:
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def deliver_warnings() -> None:
+    """Issue this thread's pending library warnings as :class:`AclnnWarning`."""
+    while lib.aclnnEmuPendingWarnings():
+        buf = ffi.new("char[]", _WARNING_BUF)
+        if not lib.aclnnEmuTakeWarning(buf, _WARNING_BUF):
+            break
+        warnings.warn(ffi.string(buf).decode("utf-8", "replace"), AclnnWarning, stacklevel=_user_stacklevel())
+
+
 def check(status: int, api: str) -> None:
     """Raise the :class:`AclnnError` subclass for ``status`` unless it is 0.
+
+    Warnings the call raised (validation mode, normal mode) are issued first
+    as :class:`AclnnWarning`.
 
     Parameters
     ----------
@@ -158,5 +198,7 @@ def check(status: int, api: str) -> None:
     api : str
         Its name, for the exception.
     """
+    if lib.aclnnEmuPendingWarnings():
+        deliver_warnings()
     if status != 0:
         raise _BY_CODE.get(status, AclnnError)(status, recent_error_message(), api)

@@ -7,6 +7,7 @@ collected if forgotten), works as a context manager, and raises
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -75,6 +76,15 @@ _lock = threading.Lock()
 _initialized = False
 _epoch = 0  # bumped when a Device is reset, so implicit thread bindings are renewed
 _tls = threading.local()
+
+
+def _after_fork_in_child() -> None:
+    # Another thread may have held the lock at fork(); that thread is gone.
+    global _lock
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _ensure_init(config_path: str | None = None) -> None:
@@ -552,11 +562,13 @@ class Executor(_Handle):
         handle = self.handle
         ws = workspace.handle if workspace is not None else ffi.NULL
         size = workspace.nbytes if workspace is not None else 0
-        check(self._launch(ws, size, handle, stream.handle if stream is not None else ffi.NULL), self._api)
+        status = self._launch(ws, size, handle, stream.handle if stream is not None else ffi.NULL)
         if not self.repeatable:
-            # The library released the executor: forget it without calling the destructor.
+            # Phase two releases a single-use executor whether it succeeds or
+            # fails (CANN's rule): forget it without calling the destructor.
             ffi.gc(handle, None)
             self._cdata = None
+        check(status, self._api)
 
 
 def _address(data: DeviceBuffer | int) -> Any:

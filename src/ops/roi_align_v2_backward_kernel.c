@@ -384,13 +384,13 @@ int roi_align_v2_backward_kernel(const aclTensor *grad_output, const aclTensor *
                  "box %lld = (%g, %g, %g, %g, %g)",
                  (long long)bad, (long long)B, (long long)first_bad, (double)row[0], (double)row[cs],
                  (double)row[2 * cs], (double)row[3 * cs], (double)row[4 * cs]);
-        emu_diag_warning();
         if (emu_strict()) {
+            emu_diag_warning();
             free(geo);
             snprintf(msg, cap, "aclnnRoiAlignV2Backward: %s (strict mode)", what);
             return ACLNN_ERR_PARAM_INVALID;
         }
-        emu_log(EMU_LOG_WARNING, "aclnnRoiAlignV2Backward: %s", what);
+        emu_warning("aclnnRoiAlignV2Backward", "%s", what);
     }
 
     int status = 0;
