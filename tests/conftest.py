@@ -24,3 +24,11 @@ def strict():
     aclnn_emu.set_option("ACLNN_EMU_STRICT", 1)
     yield
     aclnn_emu.set_option("ACLNN_EMU_STRICT", old)
+
+
+@pytest.fixture(autouse=True)
+def _no_stale_warnings():
+    """Warnings left pending by raw ``lib`` calls (which nothing drains) stay with their test."""
+    yield
+    while aclnn_emu.lib.aclnnEmuPendingWarnings():
+        aclnn_emu.lib.aclnnEmuTakeWarning(aclnn_emu.ffi.NULL, 0)
