@@ -10,18 +10,8 @@ from aclnn_emu import cli
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
-HEADERS = [
-    "acl/acl.h",
-    "acl/acl_base.h",
-    "acl/acl_rt.h",
-    "acl/error_codes/rt_error_codes.h",
-    "aclnn/acl_meta.h",
-    "aclnn/aclnn_base.h",
-    "aclnn_emu/aclnn_emu.h",
-    "aclnnop/aclnn_util.h",
-    "aclnnop/aclnn_roi_align_v2_backward.h",
-    "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h",
-]
+# Every public header, as installed (a new operator's header is found, not listed).
+HEADERS = sorted(str(p.relative_to(cli.INCLUDE_DIR)) for p in cli.INCLUDE_DIR.rglob("*.h"))
 MODES = [("cc", "c", "c99"), ("cc", "c", "c11"), ("c++", "c++", "c++11"), ("c++", "c++", "c++17")]
 
 

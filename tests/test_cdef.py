@@ -1,6 +1,8 @@
 """The hand-kept cffi declarations match the public headers, and the library exports them all."""
 
+import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -9,8 +11,10 @@ from aclnn_emu import _cdef, cli, ffi, lib
 pycparser = pytest.importorskip("pycparser")
 from pycparser import c_ast, c_generator  # noqa: E402
 
-HEADERS = ["acl/acl.h", "aclnn/aclnn_base.h", "aclnn_emu/aclnn_emu.h", "aclnnop/aclnn_roi_align_v2_backward.h",
-           "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"]  # fmt: skip
+INCLUDE = Path(cli.cflags()[0][2:])
+# Every public header (new operators' included, as installed).
+HEADERS = sorted(str(p.relative_to(INCLUDE)) for p in INCLUDE.rglob("*.h"))
+DEFINE = re.compile(r"^#define\s+(ACL\w*)\s+(-?\d+)\s*$", re.M)
 # pycparser has no libc: plain typedefs stand in for <stdint.h>, <stddef.h>, <stdbool.h>.
 PRELUDE = """
 typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
@@ -65,3 +69,14 @@ def test_every_function_is_exported():
     names = [k.split()[1] for k in declarations(_cdef.CDEF) if k.startswith("function ")]
     for name in names:
         assert ffi.typeof(getattr(lib, name)).kind == "function", name
+
+
+def test_status_defines_match_headers():
+    from_headers = {}
+    for h in HEADERS:
+        from_headers.update(DEFINE.findall((INCLUDE / h).read_text()))
+    from_cdef = dict(DEFINE.findall(_cdef.CDEF))
+    assert len(from_headers) > 30
+    assert from_cdef == from_headers
+    for name, value in from_headers.items():
+        assert getattr(lib, name) == int(value), name

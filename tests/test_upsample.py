@@ -222,15 +222,15 @@ def f32(*shape):
         ((f32(1, 1, 4, 4), (4, 0), (1, 1, 2, 2), f32(1, 1, 2, 2)), "must be > 0"),
         ((f32(1, 1, 4, 5), (4, 4), (1, 1, 2, 2), f32(1, 1, 2, 2)), "gradOut shape must be (1,1,4,4)"),
         ((f32(1, 2, 4, 4), (4, 4), (1, 1, 2, 2), f32(1, 1, 2, 2)), "gradOut shape must be (1,1,4,4)"),
-        ((f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), f32(1, 1, 2, 3)), "out shape must be inputSize (1,1,2,2)"),
-        ((f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), f32(2, 1, 2, 2)), "out shape must be inputSize"),
+        ((f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), f32(1, 1, 2, 3)), "out shape must be (1,1,2,2) (inputSize)"),
+        ((f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), f32(2, 1, 2, 2)), "got (2,1,2,2)"),
         (
             (np.zeros((1, 1, 4, 4)), (4, 4), (1, 1, 2, 2), np.zeros((1, 1, 2, 2))),
             "gradOut dtype must be FLOAT, FLOAT16 or BF16, got DOUBLE",
         ),
         (
             (f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), np.zeros((1, 1, 2, 2), np.float16)),
-            "out dtype must equal gradOut's (FLOAT), got FLOAT16",
+            "out dtype must be FLOAT (gradOut's), got FLOAT16",
         ),
     ],
 )

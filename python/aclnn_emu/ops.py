@@ -8,17 +8,15 @@ Checks, status codes and messages are the C library's (CANN's).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from . import _memory
 from ._ffi import ffi, lib
 from .errors import ACLNN_ERR_PARAM_INVALID, check
-from .runtime import FORMATS, Executor, IntArray, Stream, Tensor, _base_range, acl_dtype, ensure_device
-
-_ROI = "aclnnRoiAlignV2Backward"
-_UPSAMPLE = "aclnnUpsampleBilinear2dBackwardV2"
+from .runtime import FORMATS, Executor, IntArray, Stream, Tensor, acl_dtype, ensure_device
 
 __all__ = [
     "roi_align_v2_backward",
@@ -29,32 +27,133 @@ __all__ = [
 
 
 def _as_array(x: Any) -> np.ndarray:
-    """A numpy view of ``x`` without a copy where numpy can make one."""
-    if isinstance(x, np.ndarray):
-        return x
-    if hasattr(x, "__dlpack__") and not hasattr(x, "__array_interface__"):
+    """A numpy view of ``x`` without a copy where numpy can make one, usable as an aclTensor."""
+    if not isinstance(x, np.ndarray):
+        if hasattr(x, "__dlpack__") and not hasattr(x, "__array_interface__"):
+            try:
+                x = np.from_dlpack(x)
+            except (TypeError, BufferError, RuntimeError):
+                x = np.asarray(x)
+        else:
+            x = np.asarray(x)
+    return _memory.describable(x)
+
+
+class _Call:
+    """C handles of one array-level call, created directly and released in ``close``.
+
+    The handle classes of :mod:`aclnn_emu.runtime` are for replaying call
+    sequences; this lean path keeps a whole call to a few microseconds.
+    """
+
+    def __init__(self) -> None:
+        self.tensors: list[Any] = []
+        self.arrays: list[Any] = []
+        self.registered: list[Any] = []
+        self.workspace: Any = None
+
+    def tensor(self, a: np.ndarray, fmt: str) -> Any:
+        shape = a.shape
+        if a.flags.c_contiguous:
+            strides, extent = _memory.contiguous_strides(shape), a.size
+        else:
+            strides = _memory.element_strides(a)
+            extent = _memory.reach(shape, strides)
+        ptr = _memory.register(a)
+        if ptr is not None:
+            self.registered.append(ptr)
+        data = ffi.cast("void *", a.__array_interface__["data"][0])
+        t = lib.aclCreateTensor(shape, len(shape), acl_dtype(a.dtype), strides, 0, FORMATS[fmt], [extent], 1, data)
+        if t == ffi.NULL:
+            check(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor")
+        self.tensors.append(t)
+        return t
+
+    def int_array(self, values: Sequence[int]) -> Any:
+        vals = [int(v) for v in values]
+        arr = lib.aclCreateIntArray(vals, len(vals))
+        if arr == ffi.NULL:
+            check(ACLNN_ERR_PARAM_INVALID, "aclCreateIntArray")
+        self.arrays.append(arr)
+        return arr
+
+    def run(self, op: _Operator, args: list[Any], stream: Stream | None) -> None:
+        ws, ex = ffi.new("uint64_t *"), ffi.new("aclOpExecutor **")
+        check(op.phase_one(*args, ws, ex), op.name + "GetWorkspaceSize")
+        workspace = ffi.NULL
+        if ws[0]:
+            out = ffi.new("void **")
+            status = lib.aclrtMalloc(out, ws[0], 0)
+            if status:
+                lib.aclDestroyAclOpExecutor(ex[0])
+                check(status, "aclrtMalloc")
+            workspace = self.workspace = out[0]
+        s = stream.handle if stream is not None else ffi.NULL
+        check(op.phase_two(workspace, ws[0], ex[0], s), op.name)
+        check(lib.aclrtSynchronizeStream(s), "aclrtSynchronizeStream")
+
+    def close(self) -> None:
+        for t in self.tensors:
+            lib.aclDestroyTensor(t)
+        for a in self.arrays:
+            lib.aclDestroyIntArray(a)
+        for r in self.registered:
+            lib.aclrtHostUnregister(r)
+        if self.workspace is not None:
+            lib.aclrtFree(self.workspace)
+
+
+class _Operator:
+    """One operator's two C phases, at array level and at handle level."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.phase_one = getattr(lib, name + "GetWorkspaceSize")
+        self.phase_two = getattr(lib, name)
+
+    def __call__(
+        self,
+        args: Callable[[_Call, np.ndarray], list[Any]],
+        out_shape: Sequence[int],
+        dtype: np.dtype,
+        out: Any,
+        stream: Stream | None,
+    ) -> np.ndarray:
+        """Run at array level: ``args(call, target)`` builds phase one's arguments."""
+        ensure_device()
+        result, target = _output(out, out_shape, dtype)
+        call = _Call()
         try:
-            return np.from_dlpack(x)
-        except (TypeError, BufferError, RuntimeError):
-            pass
-    return np.asarray(x)
+            self_args = args(call, target)
+            call.run(self, self_args, stream)
+        finally:
+            call.close()
+        if target is not result:
+            result[...] = target
+        return result
+
+    def plan(self, args: list[Any], tensors: Sequence[Tensor]) -> tuple[int, Executor]:
+        """Phase one at handle level; the executor keeps the tensors' memory alive."""
+        ws = ffi.new("uint64_t *")
+        ex = ffi.new("aclOpExecutor **")
+        check(self.phase_one(*args, ws, ex), self.name + "GetWorkspaceSize")
+        keep = tuple(t.base for t in tensors)
+        return int(ws[0]), Executor(ex[0], self.phase_two, self.name, int(ws[0]), keep)
 
 
-def _describable(a: np.ndarray) -> np.ndarray:
-    """``a`` itself when an aclTensor can describe it, else a contiguous copy."""
-    if a.flags.c_contiguous:
-        return a
-    item = a.itemsize
-    if any(s < 0 or s % item for s in a.strides):
-        return np.ascontiguousarray(a)
-    return a
+# The operator table: one entry per operator.
+_ROI_ALIGN_V2_BACKWARD = _Operator("aclnnRoiAlignV2Backward")
+_UPSAMPLE_BILINEAR2D_BACKWARD_V2 = _Operator("aclnnUpsampleBilinear2dBackwardV2")
 
 
-def _phase_one(fn: Any, api: str, launch: Any, args: list[Any], keep: tuple[Any, ...]) -> tuple[int, Executor]:
-    ws = ffi.new("uint64_t *")
-    ex = ffi.new("aclOpExecutor **")
-    check(fn(*args, ws, ex), api)
-    return int(ws[0]), Executor(ex[0], launch, api.replace("GetWorkspaceSize", ""), int(ws[0]), keep)
+def _output(out: Any, shape: Sequence[int], dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """(array returned to the caller, array the kernel writes)."""
+    if out is None:
+        arr = np.empty(tuple(int(d) for d in shape), dtype=dtype)
+        return arr, arr
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
+    return out, _memory.describable(out)
 
 
 def roi_align_v2_backward_get_workspace_size(
@@ -81,14 +180,7 @@ def roi_align_v2_backward_get_workspace_size(
         grad_output.handle, boxes.handle, input_shape.handle, int(pooled_height), int(pooled_width),
         float(spatial_scale), int(sampling_ratio), bool(aligned), grad_input.handle,
     ]  # fmt: skip
-    keep = (grad_output._keep, boxes._keep, grad_input._keep)
-    return _phase_one(
-        lib.aclnnRoiAlignV2BackwardGetWorkspaceSize,
-        "aclnnRoiAlignV2BackwardGetWorkspaceSize",
-        lib.aclnnRoiAlignV2Backward,
-        args,
-        keep,
-    )
+    return _ROI_ALIGN_V2_BACKWARD.plan(args, (grad_output, boxes, grad_input))
 
 
 def upsample_bilinear2d_backward_v2_get_workspace_size(
@@ -105,109 +197,7 @@ def upsample_bilinear2d_backward_v2_get_workspace_size(
         grad_out.handle, output_size.handle, input_size.handle, bool(align_corners), float(scales_h),
         float(scales_w), out.handle,
     ]  # fmt: skip
-    keep = (grad_out._keep, out._keep)
-    return _phase_one(
-        lib.aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize,
-        "aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize",
-        lib.aclnnUpsampleBilinear2dBackwardV2,
-        args,
-        keep,
-    )
-
-
-class _Call:
-    """C handles of one array-level call, created directly and released in ``close``.
-
-    The handle classes of :mod:`aclnn_emu.runtime` are for replaying call
-    sequences; this lean path keeps a whole call to a few microseconds.
-    """
-
-    def __init__(self) -> None:
-        self.tensors: list[Any] = []
-        self.arrays: list[Any] = []
-        self.registered: list[Any] = []
-
-    def tensor(self, a: np.ndarray, fmt: str) -> Any:
-        item = a.itemsize
-        shape = a.shape
-        data = a.__array_interface__["data"][0]
-        if a.flags.c_contiguous:
-            strides = _contiguous_strides(shape)
-            reach = a.size
-        else:
-            strides = [st // item for st in a.strides]
-            reach = 1 + sum((d - 1) * st for d, st in zip(shape, strides)) if a.size else 0
-        # Register the whole buffer behind `a` (views of one buffer share a registration).
-        addr, size = (data, reach * item) if not isinstance(a.base, np.ndarray) else _base_range(a)
-        if size:
-            where = ffi.cast("void *", addr)
-            if lib.aclrtHostRegister(where, size, 0, _SCRATCH_PTR) == 0:
-                self.registered.append(where)
-            else:
-                lib.aclGetRecentErrMsg()  # overlapping registration: run unregistered
-        t = lib.aclCreateTensor(
-            shape, len(shape), acl_dtype(a.dtype), strides, 0, FORMATS[fmt], [reach], 1, ffi.cast("void *", data)
-        )
-        if t == ffi.NULL:
-            check(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor")
-        self.tensors.append(t)
-        return t
-
-    def int_array(self, values: Sequence[int]) -> Any:
-        vals = [int(v) for v in values]
-        arr = lib.aclCreateIntArray(vals, len(vals))
-        if arr == ffi.NULL:
-            check(ACLNN_ERR_PARAM_INVALID, "aclCreateIntArray")
-        self.arrays.append(arr)
-        return arr
-
-    def run(self, get_ws: Any, launch: Any, api: str, args: list[Any], stream: Stream | None) -> None:
-        ws, ex = ffi.new("uint64_t *"), ffi.new("aclOpExecutor **")
-        check(get_ws(*args, ws, ex), api + "GetWorkspaceSize")
-        if ws[0]:
-            lib.aclDestroyAclOpExecutor(ex[0])
-            raise RuntimeError("operators needing a workspace are not wired into the array API")
-        s = stream.handle if stream is not None else ffi.NULL
-        check(launch(ffi.NULL, 0, ex[0], s), api)
-        check(lib.aclrtSynchronizeStream(s), "aclrtSynchronizeStream")
-
-    def close(self) -> None:
-        for t in self.tensors:
-            lib.aclDestroyTensor(t)
-        for a in self.arrays:
-            lib.aclDestroyIntArray(a)
-        for r in self.registered:
-            lib.aclrtHostUnregister(r)
-
-
-_SCRATCH_PTR = ffi.new("void **")
-
-
-_STRIDES_CACHE: dict[tuple[int, ...], list[int]] = {}
-
-
-def _contiguous_strides(shape: tuple[int, ...]) -> list[int]:
-    """Row-major strides in elements (cached: the same shapes recur)."""
-    strides = _STRIDES_CACHE.get(shape)
-    if strides is None:
-        strides, acc = [], 1
-        for d in reversed(shape):
-            strides.append(acc)
-            acc *= max(d, 1)
-        strides.reverse()
-        if len(_STRIDES_CACHE) < 1024:
-            _STRIDES_CACHE[shape] = strides
-    return strides
-
-
-def _output(out: np.ndarray | None, shape: Sequence[int], dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
-    """(array returned to the caller, array the kernel writes)."""
-    if out is None:
-        arr = np.empty(tuple(int(d) for d in shape), dtype=dtype)
-        return arr, arr
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
-    return out, _describable(out)
+    return _UPSAMPLE_BILINEAR2D_BACKWARD_V2.plan(args, (grad_out, out))
 
 
 def roi_align_v2_backward(
@@ -265,26 +255,18 @@ def roi_align_v2_backward(
     >>> float(gi.sum())
     4.0
     """
-    g = _describable(_as_array(grad_output))
-    b = _describable(_as_array(boxes))
+    g, b = _as_array(grad_output), _as_array(boxes)
     ph = g.shape[2] if pooled_height is None and g.ndim == 4 else pooled_height
     pw = g.shape[3] if pooled_width is None and g.ndim == 4 else pooled_width
     if ph is None or pw is None:
         raise ValueError("pooled_height and pooled_width are required when grad_output is not 4-D")
-    ensure_device()
-    result, target = _output(out, input_shape, g.dtype)
-    call = _Call()
-    try:
-        args = [
-            call.tensor(g, "NCHW"), call.tensor(b, "ND"), call.int_array(input_shape), int(ph), int(pw),
-            float(spatial_scale), int(sampling_ratio), bool(aligned), call.tensor(target, "NCHW"),
-        ]  # fmt: skip
-        call.run(lib.aclnnRoiAlignV2BackwardGetWorkspaceSize, lib.aclnnRoiAlignV2Backward, _ROI, args, stream)
-    finally:
-        call.close()
-    if target is not result:
-        result[...] = target
-    return result
+    return _ROI_ALIGN_V2_BACKWARD(
+        lambda c, target: [
+            c.tensor(g, "NCHW"), c.tensor(b, "ND"), c.int_array(input_shape), int(ph), int(pw),
+            float(spatial_scale), int(sampling_ratio), bool(aligned), c.tensor(target, "NCHW"),
+        ],
+        input_shape, g.dtype, out, stream,
+    )  # fmt: skip
 
 
 def upsample_bilinear2d_backward_v2(
@@ -334,22 +316,12 @@ def upsample_bilinear2d_backward_v2(
     >>> round(float(gi.sum()), 4)
     36.0
     """
-    g = _describable(_as_array(grad_out))
-    ensure_device()
-    result, target = _output(out, input_size, g.dtype)
+    g = _as_array(grad_out)
     fmt = format.upper()
-    call = _Call()
-    try:
-        args = [
-            call.tensor(g, fmt), call.int_array(output_size), call.int_array(input_size), bool(align_corners),
-            float(scales_h), float(scales_w), call.tensor(target, fmt),
-        ]  # fmt: skip
-        call.run(
-            lib.aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize, lib.aclnnUpsampleBilinear2dBackwardV2, _UPSAMPLE,
-            args, stream,
-        )  # fmt: skip
-    finally:
-        call.close()
-    if target is not result:
-        result[...] = target
-    return result
+    return _UPSAMPLE_BILINEAR2D_BACKWARD_V2(
+        lambda c, target: [
+            c.tensor(g, fmt), c.int_array(output_size), c.int_array(input_size), bool(align_corners),
+            float(scales_h), float(scales_w), c.tensor(target, fmt),
+        ],
+        input_size, g.dtype, out, stream,
+    )  # fmt: skip

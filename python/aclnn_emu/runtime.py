@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from . import _memory
 from ._ffi import ffi, lib
-from .errors import ACL_ERROR_REPEAT_INITIALIZE, HandleClosedError, check
+from .errors import ACL_ERROR_REPEAT_INITIALIZE, ACLNN_ERR_PARAM_INVALID, HandleClosedError, check
 
 __all__ = [
     "Device",
@@ -317,7 +318,7 @@ class DeviceBuffer(_Handle):
         """``aclrtMemcpy`` HOST_TO_DEVICE of a C-contiguous array's bytes."""
         src = np.ascontiguousarray(array)
         check(
-            lib.aclrtMemcpy(self.handle, self.nbytes, ffi.from_buffer(src), src.nbytes, 1),
+            lib.aclrtMemcpy(self.handle, self.nbytes, ffi.from_buffer(src), src.nbytes, lib.ACL_MEMCPY_HOST_TO_DEVICE),
             "aclrtMemcpy",
         )
 
@@ -325,47 +326,9 @@ class DeviceBuffer(_Handle):
         """``aclrtMemcpy`` DEVICE_TO_HOST into a new array (checks pending operator writes)."""
         dt = np.dtype(dtype)
         out = np.empty(shape if shape is not None else self.nbytes // dt.itemsize, dtype=dt)
-        check(lib.aclrtMemcpy(ffi.from_buffer(out), out.nbytes, self.handle, out.nbytes, 2), "aclrtMemcpy")
+        kind = lib.ACL_MEMCPY_DEVICE_TO_HOST
+        check(lib.aclrtMemcpy(ffi.from_buffer(out), out.nbytes, self.handle, out.nbytes, kind), "aclrtMemcpy")
         return out
-
-
-def _span(a: np.ndarray) -> tuple[int, int]:
-    """Address and byte length from ``a``'s lowest to its highest element (strides >= 0)."""
-    if a.size == 0:
-        return int(a.__array_interface__["data"][0]), 0
-    reach = sum((d - 1) * st for d, st in zip(a.shape, a.strides)) + a.itemsize
-    return int(a.__array_interface__["data"][0]), int(reach)
-
-
-def _base_range(a: np.ndarray) -> tuple[int, int]:
-    """Address and size of the whole buffer behind ``a`` (views of one buffer share it)."""
-    base: Any = a
-    while isinstance(base.base, np.ndarray):
-        base = base.base
-    if base is not a and (base.flags.c_contiguous or base.flags.f_contiguous):
-        return int(base.__array_interface__["data"][0]), int(base.nbytes)
-    return _span(a)
-
-
-class _HostRegistration:
-    """``aclrtHostRegister`` of a numpy buffer, so kernels use it without a copy."""
-
-    def __init__(self, a: np.ndarray) -> None:
-        self._cdata: Any = None
-        addr, size = _base_range(a)
-        if size == 0:
-            return
-        ptr = ffi.cast("void *", addr)
-        out = ffi.new("void **")
-        if lib.aclrtHostRegister(ptr, size, 0, out) == 0:
-            self._cdata = ffi.gc(ptr, lib.aclrtHostUnregister)
-        else:
-            lib.aclGetRecentErrMsg()  # overlapping registration: run unregistered (a warning, not an error)
-
-    def close(self) -> None:
-        cdata, self._cdata = self._cdata, None
-        if cdata is not None:
-            ffi.release(cdata)
 
 
 class Tensor(_Handle):
@@ -412,8 +375,8 @@ class Tensor(_Handle):
         ensure_device()
         # What keeps the memory alive while the tensor may be used: the array,
         # or the buffer's own cdata (so closing the DeviceBuffer cannot free it).
-        self._keep: Any = data.handle if isinstance(data, DeviceBuffer) else data
-        self._registration: _HostRegistration | None = None
+        self._base: Any = data.handle if isinstance(data, DeviceBuffer) else data
+        self._registration: Any = None
         if isinstance(data, DeviceBuffer):
             if shape is None or dtype is None:
                 raise TypeError("a Tensor over a DeviceBuffer needs shape and dtype")
@@ -427,35 +390,38 @@ class Tensor(_Handle):
                 raise TypeError(f"Tensor data must be a numpy array or DeviceBuffer, got {type(a).__name__}")
             dt = a.dtype
             item = dt.itemsize
-            if any(s < 0 or s % item for s in a.strides):
-                raise ValueError("negative or misaligned strides cannot be described by an aclTensor")
+            elem_strides = _memory.element_strides(a)
             shape = a.shape if shape is None else tuple(int(d) for d in shape)
-            strides = [s // item for s in a.strides] if strides is None else strides
+            strides = elem_strides if strides is None else strides
             address = ffi.cast("void *", a.ctypes.data)
-            self._registration = _HostRegistration(a)
+            self._registration = _memory.register_owned(a)
         if strides is None:
-            strides = np.cumprod((list(shape[1:]) + [1])[::-1])[::-1].tolist() if shape else []
+            strides = _memory.contiguous_strides(shape)
         strides = [int(s) for s in strides]
         if storage_shape is None:
-            reach = offset + sum((d - 1) * s for d, s in zip(shape, strides)) + 1 if all(shape) else 0
-            storage_shape = [reach]
+            storage_shape = [_memory.reach(shape, strides, offset)]
         fmt = FORMATS[format.upper()] if isinstance(format, str) else int(format)
         raw = lib.aclCreateTensor(
             list(shape), len(shape), acl_dtype(dt), strides, int(offset), fmt,
             list(storage_shape), len(storage_shape), address,
         )  # fmt: skip
         if raw == ffi.NULL:
-            check(161002, "aclCreateTensor")
+            _memory.release(self._registration)
+            check(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor")
         self._own(raw, lib.aclDestroyTensor)
         self._item = item
 
     def close(self) -> None:
         """Destroy the tensor and release the host-memory registration."""
         super().close()
-        if self._registration is not None:
-            self._registration.close()
-            self._registration = None
-        self._keep = None
+        _memory.release(self._registration)
+        self._registration = None
+        self._base = None
+
+    @property
+    def base(self) -> Any:
+        """The object whose memory the tensor uses (an array, or a DeviceBuffer's handle); None once closed."""
+        return self._base
 
     def _query(self, fn: Any, api: str) -> tuple[int, ...]:
         values = ffi.new("int64_t **")
@@ -519,7 +485,7 @@ class IntArray(_Handle):
         vals = [int(v) for v in values]
         raw = lib.aclCreateIntArray(vals, len(vals))
         if raw == ffi.NULL:
-            check(161002, "aclCreateIntArray")
+            check(ACLNN_ERR_PARAM_INVALID, "aclCreateIntArray")
         self._own(raw, lib.aclDestroyIntArray)
 
     def __len__(self) -> int:

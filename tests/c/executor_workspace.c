@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emu.h"
+#include "meta/meta.h"
 
 static const char *const NAMES[] = {"x", "y"};
 

@@ -17,8 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "half.h"
-#include "kernel_util.h"
+#include "../../kernel/half.h"
 #include "upsample_bilinear2d_backward_v2.h"
 
 /* Gather form of one axis with a fixed tap count: input index y receives
@@ -137,7 +136,7 @@ typedef struct nchw_strides {
     int64_t n, c, h, w;
 } nchw_strides;
 
-static nchw_strides logical_strides(const aclTensor *t, bool nhwc)
+static nchw_strides logical_strides(const emu_view *t, bool nhwc)
 {
     const int64_t *s = t->strides;
     return nhwc ? (nchw_strides){s[0], s[3], s[1], s[2]} : (nchw_strides){s[0], s[1], s[2], s[3]};
@@ -410,12 +409,12 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
         store_row(x->obase + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->os.w, x->o_lane);
 }
 
-int upsample_bilinear2d_backward_kernel(const aclTensor *grad_out, const aclTensor *out, const upsample_plan *p,
+int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
                                         char *msg, size_t cap)
 {
-    if (emu_tensor_numel(grad_out) == 0 || emu_tensor_numel(out) == 0)
+    if (emu_view_numel(grad_out) == 0 || emu_view_numel(out) == 0)
         return 0;
-    upsample_ctx x = {.p = p, .dt = grad_out->dtype, .item = emu_dtype_size(grad_out->dtype), .f16 = emu_f16_table()};
+    upsample_ctx x = {.p = p, .dt = grad_out->dtype, .item = emu_view_item_size(grad_out), .f16 = emu_f16_table()};
     x.gs = logical_strides(grad_out, p->nhwc);
     x.os = logical_strides(out, p->nhwc);
     x.gbase = (const char *)grad_out->data + (size_t)grad_out->offset * x.item;
@@ -435,7 +434,7 @@ int upsample_bilinear2d_backward_kernel(const aclTensor *grad_out, const aclTens
     if (!taps_build(&x.th, p->h, p->out_h, p->ratio_h, p->align_corners) ||
         !taps_build(&x.tw, p->w, p->out_w, p->ratio_w, p->align_corners)) {
         snprintf(msg, cap, "out of memory building the interpolation weights");
-        status = ACLNN_ERR_INNER;
+        status = EMU_KERNEL_ERR_INNER;
         goto done;
     }
     const int64_t row_len = p->out_w * x.vec;
@@ -463,7 +462,7 @@ int upsample_bilinear2d_backward_kernel(const aclTensor *grad_out, const aclTens
             sc.tags[i] = -1;
         if (!ok) {
 #pragma omp atomic write
-            status = ACLNN_ERR_INNER;
+            status = EMU_KERNEL_ERR_INNER;
         }
 #pragma omp for schedule(static)
         for (int64_t t = 0; t < tasks; t++)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu.h"
+#include "runtime.h"
 
 typedef struct task {
     emu_task_fn fn;
@@ -40,6 +40,12 @@ struct emu_stream {
 
 static pthread_mutex_t all_mu = PTHREAD_MUTEX_INITIALIZER;
 static emu_stream *all_streams;
+static void (*_Atomic destroy_hook)(emu_stream *s);
+
+void emu_stream_on_destroy(void (*hook)(emu_stream *s))
+{
+    destroy_hook = hook;
+}
 
 /* How long a waiting host thread polls before it sleeps: short tasks finish
  * sooner than a futex wake-up takes. */
@@ -208,7 +214,9 @@ void emu_stream_destroy(emu_stream *s)
     stop_worker(s);
     if (s->error_status)
         emu_log(EMU_LOG_WARNING, "stream %p destroyed with an unreported failure: %s", (void *)s, s->error_msg);
-    emu_mem_forget_stream(s);
+    void (*hook)(emu_stream *) = destroy_hook;
+    if (hook)
+        hook(s); /* e.g. memory forgets which blocks s was using */
     /* The memory stays out of reuse for a while, so a stale pointer to it is reported, not mistaken. */
     emu_registry_release(s, EMU_STREAM, sizeof *s, stream_free);
 }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "../../meta/meta.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "upsample_bilinear2d_backward_v2.h"
 
@@ -15,8 +16,8 @@ static const char *const TENSOR_NAMES[] = {"gradOut", "out"};
 
 static int run(const emu_launch *l, char *msg, size_t cap)
 {
-    return upsample_bilinear2d_backward_kernel(&l->tensors[0], &l->tensors[1], (const upsample_plan *)l->params, msg,
-                                               cap);
+    const emu_view grad_out = emu_launch_view(l, 0), out = emu_launch_view(l, 1);
+    return upsample_bilinear2d_backward_kernel(&grad_out, &out, (const upsample_plan *)l->params, msg, cap);
 }
 
 static const emu_op_def OP = {
@@ -48,40 +49,30 @@ static double axis_ratio(bool align_corners, bool usable, double scale, int64_t 
     return (double)in / (double)out;
 }
 
+/* Phase one's checks, in CANN's order; fills the sizes of the plan. */
 static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
                  const aclTensor *out, const uint64_t *workspaceSize, aclOpExecutor *const *executor,
                  upsample_plan *p)
 {
-    int st;
     /* 1. NULL pointers, then stale handles (never dereferenced). */
-    if ((st = emu_check_not_null(gradOut, API, "gradOut")) || (st = emu_check_not_null(outputSize, API, "outputSize")) ||
-        (st = emu_check_not_null(inputSize, API, "inputSize")) || (st = emu_check_not_null(out, API, "out")) ||
-        (st = emu_check_not_null(workspaceSize, API, "workspaceSize")) ||
-        (st = emu_check_not_null(executor, API, "executor")))
-        return st;
-    if ((st = emu_check_tensor_live(gradOut, API, "gradOut")) ||
-        (st = emu_check_array_live(outputSize, API, "outputSize")) ||
-        (st = emu_check_array_live(inputSize, API, "inputSize")) || (st = emu_check_tensor_live(out, API, "out")))
-        return st;
+    EMU_TRY(emu_check_not_null(API, gradOut, "gradOut"));
+    EMU_TRY(emu_check_not_null(API, outputSize, "outputSize"));
+    EMU_TRY(emu_check_not_null(API, inputSize, "inputSize"));
+    EMU_TRY(emu_check_not_null(API, out, "out"));
+    EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
+    EMU_TRY(emu_check_not_null(API, executor, "executor"));
+    EMU_TRY(emu_check_tensor_live(API, gradOut, "gradOut"));
+    EMU_TRY(emu_check_int_array_live(API, outputSize, "outputSize"));
+    EMU_TRY(emu_check_int_array_live(API, inputSize, "inputSize"));
+    EMU_TRY(emu_check_tensor_live(API, out, "out"));
 
-    char a[256], b[256];
     /* 2. ranks and array sizes */
-    if (gradOut->ndim != 4) {
-        emu_dims_describe(gradOut->dims, gradOut->ndim, a, sizeof a);
-        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "gradOut must be 4-D, got %llu-D %s",
-                         (unsigned long long)gradOut->ndim, a);
-    }
-    if (inputSize->size != 4)
-        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "inputSize must have 4 values, got %llu",
-                         (unsigned long long)inputSize->size);
-    if (outputSize->size != 2)
-        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "outputSize must have 2 values, got %llu",
-                         (unsigned long long)outputSize->size);
+    EMU_TRY(emu_check_rank(API, gradOut, "gradOut", 4));
+    EMU_TRY(emu_check_array_len(API, inputSize, "inputSize", 4, ""));
+    EMU_TRY(emu_check_array_len(API, outputSize, "outputSize", 2, ""));
 
     /* 3. out's format decides the layout */
-    if (out->format != ACL_FORMAT_NCHW && out->format != ACL_FORMAT_NHWC)
-        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "out format must be NCHW or NHWC, got %s",
-                         emu_format_name(out->format));
+    EMU_TRY(emu_check_format_in(API, out, "out", EMU_SET(aclFormat, ACL_FORMAT_NCHW, ACL_FORMAT_NHWC)));
     p->nhwc = out->format == ACL_FORMAT_NHWC;
 
     /* 4. sizes, and gradOut's shape against them */
@@ -96,45 +87,19 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
         return emu_error(ACLNN_ERR_PARAM_INVALID, API,
                          "input H, W and outputSize must be > 0, got H=%lld W=%lld outH=%lld outW=%lld",
                          (long long)p->h, (long long)p->w, (long long)p->out_h, (long long)p->out_w);
-    if (p->n < 0 || p->c < 0)
-        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "inputSize N and C must be >= 0, got N=%lld C=%lld",
-                         (long long)p->n, (long long)p->c);
-    int64_t want[4] = {p->n, p->c, p->out_h, p->out_w};
-    if (p->nhwc) {
-        want[1] = p->out_h;
-        want[2] = p->out_w;
-        want[3] = p->c;
-    }
-    for (int i = 0; i < 4; i++) {
-        if (gradOut->dims[i] != want[i]) {
-            emu_dims_describe(want, 4, a, sizeof a);
-            emu_dims_describe(gradOut->dims, 4, b, sizeof b);
-            return emu_error(ACLNN_ERR_PARAM_INVALID, API,
-                             "gradOut shape must be %s (%s from inputSize and outputSize), got %s", a,
-                             p->nhwc ? "N,outH,outW,C" : "N,C,outH,outW", b);
-        }
-    }
+    EMU_TRY(emu_check_min(API, p->n, 0, "inputSize N"));
+    EMU_TRY(emu_check_min(API, p->c, 0, "inputSize C"));
+    const int64_t nchw[4] = {p->n, p->c, p->out_h, p->out_w}, nhwc[4] = {p->n, p->out_h, p->out_w, p->c};
+    EMU_TRY(emu_check_shape(API, gradOut, "gradOut", p->nhwc ? nhwc : nchw, 4,
+                            p->nhwc ? " (N,outH,outW,C from inputSize and outputSize)"
+                                    : " (N,C,outH,outW from inputSize and outputSize)"));
 
-    /* 5. out: gradOut's N and C, and inputSize's shape */
-    int64_t want_out[4];
-    for (int i = 0; i < 4; i++)
-        want_out[i] = in[i];
-    int c_axis = p->nhwc ? 3 : 1;
-    if (out->ndim != 4 || out->dims[0] != gradOut->dims[0] || out->dims[c_axis] != gradOut->dims[c_axis] ||
-        out->dims[1] != want_out[1] || out->dims[2] != want_out[2] || out->dims[3] != want_out[3]) {
-        emu_dims_describe(want_out, 4, a, sizeof a);
-        emu_dims_describe(out->dims, out->ndim, b, sizeof b);
-        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "out shape must be inputSize %s (gradOut's N and C), got %s",
-                         a, b);
-    }
+    /* 5. out: inputSize's shape (so gradOut's N and C) */
+    EMU_TRY(emu_check_shape(API, out, "out", in, 4, " (inputSize)"));
 
     /* 6. dtypes */
-    if (gradOut->dtype != ACL_FLOAT && gradOut->dtype != ACL_FLOAT16 && gradOut->dtype != ACL_BF16)
-        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "gradOut dtype must be FLOAT, FLOAT16 or BF16, got %s",
-                         emu_dtype_name(gradOut->dtype));
-    if (out->dtype != gradOut->dtype)
-        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "out dtype must equal gradOut's (%s), got %s",
-                         emu_dtype_name(gradOut->dtype), emu_dtype_name(out->dtype));
+    EMU_TRY(emu_check_dtype_in(API, gradOut, "gradOut", EMU_SET(aclDataType, ACL_FLOAT, ACL_FLOAT16, ACL_BF16)));
+    EMU_TRY(emu_check_dtype(API, out, "out", gradOut->dtype, " (gradOut's)"));
 
     /* 7. dims fit int32 (CANN's limit; byte sizes were checked at tensor creation) */
     for (int i = 0; i < 4; i++)
@@ -142,14 +107,14 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
             return emu_error(ACLNN_ERR_PARAM_INVALID, API, "gradOut dim %d is %lld, above INT32_MAX", i,
                              (long long)gradOut->dims[i]);
 
-    return emu_check_output_writable(out, API, "out");
+    return emu_check_output_writable(API, out, "out");
 }
 
 ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
     const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize, bool alignCorners,
     double scalesH, double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
-    emu_diag_api(API);
+    emu_diag_api(__func__);
     upsample_plan p = {0};
     int st = check(gradOut, outputSize, inputSize, out, workspaceSize, executor, &p);
     if (st)

@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_util.h"
 #include "roi_align_v2_backward.h"
 
 /* Box chunks keep the per-axis weights of a batch of boxes in memory. */
@@ -341,164 +340,160 @@ static void chunk_free(chunk *ch)
     memset(ch, 0, sizeof *ch);
 }
 
-int roi_align_v2_backward_kernel(const aclTensor *grad_output, const aclTensor *boxes, const aclTensor *grad_input,
-                                 const roi_plan *p, char *msg, size_t cap)
+/* Step 1: every box's geometry (bad boxes get image -1 and are skipped). */
+static box_geom *box_geometries(const roi_plan *p, const emu_view *boxes, int64_t nk)
 {
-    const int64_t B = p->batch, C = p->channels, H = p->height, W = p->width, K = p->boxes;
-    const int64_t PH = p->pooled_h, PW = p->pooled_w, nbins = PH + PW;
-    if (emu_tensor_numel(grad_input) == 0)
-        return 0;
+    box_geom *geo = malloc((size_t)(nk ? nk : 1) * sizeof *geo);
+    if (!geo)
+        return NULL;
+    const float *bx = nk ? (const float *)boxes->data + boxes->offset : NULL;
+    for (int64_t k = 0; k < nk; k++)
+        geo[k] = box_geometry(p, bx + k * boxes->strides[0], boxes->strides[1]);
+    return geo;
+}
+
+/* Step 2: the next chunk of boxes from k0 whose weights fit the chunk limits;
+ * its bin ranges, weight offsets, cost choice and image grouping (serial:
+ * prefix sums). scratch holds one box's bins. */
+static bool chunk_plan(const roi_plan *p, const box_geom *geo, int64_t k0, int64_t nk, bin_weights *scratch,
+                       chunk *ch)
+{
+    const int64_t nbins = p->pooled_h + p->pooled_w, B = p->batch;
+    int64_t weights = 0, k1 = k0;
+    while (k1 < nk && (k1 == k0 || (k1 - k0 + 1) * nbins <= CHUNK_MAX_BINS)) {
+        int64_t need = box_ranges(p, &geo[k1], scratch);
+        if (k1 > k0 && weights + need > CHUNK_MAX_WEIGHTS)
+            break;
+        weights += need;
+        k1++;
+    }
+    *ch = (chunk){.k0 = k0, .k1 = k1};
+    const int64_t nb = k1 - k0;
+    ch->bins = malloc((size_t)(nb * nbins + 1) * sizeof *ch->bins);
+    ch->pool = malloc((size_t)(weights + 1) * sizeof *ch->pool);
+    ch->separable = malloc((size_t)(nb + 1) * sizeof *ch->separable);
+    ch->order = malloc((size_t)(nb + 1) * sizeof *ch->order);
+    ch->img_first = calloc((size_t)B + 2, sizeof *ch->img_first);
+    if (!ch->bins || !ch->pool || !ch->separable || !ch->order || !ch->img_first) {
+        chunk_free(ch);
+        return false;
+    }
+    int64_t off = 0;
+    for (int64_t kk = 0; kk < nb; kk++) {
+        bin_weights *b = ch->bins + kk * nbins;
+        int64_t need = box_ranges(p, &geo[k0 + kk], b);
+        for (int64_t i = 0; i < nbins; i++)
+            b[i].off += off;
+        off += need;
+        ch->separable[kk] = prefer_separable(p, b);
+        if (geo[k0 + kk].image >= 0)
+            ch->img_first[geo[k0 + kk].image + 1]++;
+    }
+    for (int64_t b = 0; b < B; b++)
+        ch->img_first[b + 1] += ch->img_first[b];
+    for (int64_t kk = 0; kk < nb; kk++)
+        if (geo[k0 + kk].image >= 0)
+            ch->order[ch->img_first[geo[k0 + kk].image]++] = kk;
+    /* img_first was advanced by the fill above; shift it back. */
+    for (int64_t b = B; b > 0; b--)
+        ch->img_first[b] = ch->img_first[b - 1];
+    ch->img_first[0] = 0;
+    return true;
+}
+
+/* Step 3: the per-axis weights of every bin of the chunk (parallel over boxes). */
+static int chunk_weights(const roi_plan *p, const box_geom *geo, chunk *ch)
+{
+    const int64_t H = p->height, W = p->width, PH = p->pooled_h, nbins = PH + p->pooled_w;
+    const int64_t nb = ch->k1 - ch->k0;
+    int status = 0;
+#pragma omp parallel num_threads(emu_kernel_threads())
+    {
+        double *acc = malloc((size_t)((H > W ? H : W) + 1) * sizeof *acc);
+        if (!acc) {
+#pragma omp atomic write
+            status = EMU_KERNEL_ERR_INNER;
+        }
+#pragma omp for schedule(dynamic, 16)
+        for (int64_t kk = 0; kk < nb; kk++) {
+            const box_geom *g = &geo[ch->k0 + kk];
+            if (g->image < 0 || !acc)
+                continue;
+            const bin_weights *b = ch->bins + kk * nbins;
+            for (int64_t i = 0; i < nbins; i++) {
+                if (!b[i].len)
+                    continue;
+                bool is_y = i < PH;
+                axis_samples s = is_y ? bin_samples(g->y1, g->bin_h, g->count_h, i)
+                                      : bin_samples(g->x1, g->bin_w, g->count_w, i - PH);
+                axis_range r = range_of(&s, is_y ? H : W);
+                weights_of(&s, &r, is_y ? H : W, ch->pool + b[i].off, acc);
+            }
+        }
+        free(acc);
+    }
+    return status;
+}
+
+/* Step 4: the chunk's boxes scattered into gradInput, one task per (image,
+ * channel) plane (the first chunk also zeroes the plane). */
+static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *grad_output,
+                         const emu_view *grad_input, bool first_chunk)
+{
+    const int64_t C = p->channels, H = p->height, W = p->width, B = p->batch;
     float *gi = (float *)grad_input->data + grad_input->offset;
     const int64_t gi_sb = grad_input->strides[0], gi_sc = grad_input->strides[1];
     const int64_t gi_sy = grad_input->strides[2], gi_sx = grad_input->strides[3];
-    const bool any_boxes = emu_tensor_numel(grad_output) > 0 && emu_tensor_numel(boxes) > 0;
-    const float *go = any_boxes ? (const float *)grad_output->data + grad_output->offset : NULL;
-    const float *bx = any_boxes ? (const float *)boxes->data + boxes->offset : NULL;
+    const bool any = ch->k1 > ch->k0;
+    const float *go = any ? (const float *)grad_output->data + grad_output->offset : NULL;
     const int64_t go_sk = grad_output->strides[0], go_sc = grad_output->strides[1];
     const int64_t go_sh = grad_output->strides[2], go_sw = grad_output->strides[3];
-    const int64_t nk = any_boxes ? K : 0;
-
-    /* Geometry of every box; misuse (bad image id, NaN/Inf) is reported, the box skipped. */
-    box_geom *geo = malloc((size_t)(nk ? nk : 1) * sizeof *geo);
-    if (!geo) {
-        snprintf(msg, cap, "out of memory for %lld box geometries", (long long)nk);
-        return ACLNN_ERR_INNER;
-    }
-    int64_t bad = 0, first_bad = -1;
-    for (int64_t k = 0; k < nk; k++) {
-        const float *row = bx + k * boxes->strides[0];
-        geo[k] = box_geometry(p, row, boxes->strides[1]);
-        double id = row[0];
-        bool misuse = !(floor(id) >= 0 && floor(id) < (double)B);
-        for (int j = 1; j < 5; j++)
-            misuse |= !isfinite(row[j * boxes->strides[1]]);
-        if (misuse && bad++ == 0)
-            first_bad = k;
-    }
-    if (bad) {
-        const float *row = bx + first_bad * boxes->strides[0];
-        const int64_t cs = boxes->strides[1];
-        char what[256];
-        snprintf(what, sizeof what,
-                 "%lld box(es) have an image id outside [0, %lld) or non-finite coordinates and are skipped; first: "
-                 "box %lld = (%g, %g, %g, %g, %g)",
-                 (long long)bad, (long long)B, (long long)first_bad, (double)row[0], (double)row[cs],
-                 (double)row[2 * cs], (double)row[3 * cs], (double)row[4 * cs]);
-        if (emu_strict()) {
-            emu_diag_warning();
-            free(geo);
-            snprintf(msg, cap, "aclnnRoiAlignV2Backward: %s (strict mode)", what);
-            return ACLNN_ERR_PARAM_INVALID;
-        }
-        emu_warning("aclnnRoiAlignV2Backward", "%s", what);
-    }
-
     int status = 0;
-    int64_t k0 = 0;
-    bool first_chunk = true;
-    bin_weights *scratch = malloc((size_t)(nbins + 1) * sizeof *scratch);
-    if (!scratch)
-        status = ACLNN_ERR_INNER;
-    /* One pass per chunk of boxes; the first also zeroes gradInput. */
-    while (!status && (first_chunk || k0 < nk)) {
-        chunk ch = {0};
-        int64_t weights = 0, k1 = k0;
-        while (k1 < nk && (k1 == k0 || (k1 - k0 + 1) * nbins <= CHUNK_MAX_BINS)) {
-            int64_t need = box_ranges(p, &geo[k1], scratch);
-            if (k1 > k0 && weights + need > CHUNK_MAX_WEIGHTS)
-                break;
-            weights += need;
-            k1++;
-        }
-        ch.k0 = k0;
-        ch.k1 = k1;
-        const int64_t nb = k1 - k0;
-        ch.bins = malloc((size_t)(nb * nbins + 1) * sizeof *ch.bins);
-        ch.pool = malloc((size_t)(weights + 1) * sizeof *ch.pool);
-        ch.separable = malloc((size_t)(nb + 1) * sizeof *ch.separable);
-        ch.order = malloc((size_t)(nb + 1) * sizeof *ch.order);
-        ch.img_first = calloc((size_t)B + 2, sizeof *ch.img_first);
-        if (!ch.bins || !ch.pool || !ch.separable || !ch.order || !ch.img_first) {
-            chunk_free(&ch);
-            status = ACLNN_ERR_INNER;
-            break;
-        }
-        /* Bin ranges and weight offsets (serial: prefix sums), then weights (parallel). */
-        int64_t off = 0;
-        for (int64_t kk = 0; kk < nb; kk++) {
-            bin_weights *b = ch.bins + kk * nbins;
-            int64_t need = box_ranges(p, &geo[k0 + kk], b);
-            for (int64_t i = 0; i < nbins; i++)
-                b[i].off += off;
-            off += need;
-            ch.separable[kk] = prefer_separable(p, b);
-            if (geo[k0 + kk].image >= 0)
-                ch.img_first[geo[k0 + kk].image + 1]++;
-        }
-        for (int64_t b = 0; b < B; b++)
-            ch.img_first[b + 1] += ch.img_first[b];
-        for (int64_t kk = 0; kk < nb; kk++)
-            if (geo[k0 + kk].image >= 0)
-                ch.order[ch.img_first[geo[k0 + kk].image]++] = kk;
-        /* img_first was advanced by the fill above; shift it back. */
-        for (int64_t b = B; b > 0; b--)
-            ch.img_first[b] = ch.img_first[b - 1];
-        ch.img_first[0] = 0;
-
 #pragma omp parallel num_threads(emu_kernel_threads())
-        {
-            double *acc = malloc((size_t)((H > W ? H : W) + 1) * sizeof *acc);
-            if (!acc) {
+    {
+        float *tmp = malloc((size_t)(W + 1) * sizeof *tmp);
+        if (!tmp) {
 #pragma omp atomic write
-                status = ACLNN_ERR_INNER;
-            }
-#pragma omp for schedule(dynamic, 16)
-            for (int64_t kk = 0; kk < nb; kk++) {
-                const box_geom *g = &geo[k0 + kk];
-                if (g->image < 0 || !acc)
-                    continue;
-                const bin_weights *b = ch.bins + kk * nbins;
-                for (int64_t i = 0; i < nbins; i++) {
-                    if (!b[i].len)
-                        continue;
-                    bool is_y = i < PH;
-                    axis_samples s = is_y ? bin_samples(g->y1, g->bin_h, g->count_h, i)
-                                          : bin_samples(g->x1, g->bin_w, g->count_w, i - PH);
-                    axis_range r = range_of(&s, is_y ? H : W);
-                    weights_of(&s, &r, is_y ? H : W, ch.pool + b[i].off, acc);
-                }
-            }
-            free(acc);
+            status = EMU_KERNEL_ERR_INNER;
         }
-        if (status) {
-            chunk_free(&ch);
-            break;
-        }
-
-        /* Scatter: one task per (image, channel) plane. */
-#pragma omp parallel num_threads(emu_kernel_threads())
-        {
-            float *tmp = malloc((size_t)(W + 1) * sizeof *tmp);
-            if (!tmp) {
-#pragma omp atomic write
-                status = ACLNN_ERR_INNER;
-            }
 #pragma omp for schedule(dynamic, 1)
-            for (int64_t t = 0; t < B * C; t++) {
-                if (!tmp)
-                    continue;
-                const int64_t b = t / C, c = t % C;
-                float *plane = gi + b * gi_sb + c * gi_sc;
-                if (first_chunk)
-                    zero_plane(plane, H, W, gi_sy, gi_sx);
-                if (ch.img_first[b + 1] > ch.img_first[b])
-                    scatter_plane(p, &ch, b, go + c * go_sc, go_sk, go_sh, go_sw, plane, gi_sy, gi_sx, tmp);
-            }
-            free(tmp);
+        for (int64_t t = 0; t < B * C; t++) {
+            if (!tmp)
+                continue;
+            const int64_t b = t / C, c = t % C;
+            float *plane = gi + b * gi_sb + c * gi_sc;
+            if (first_chunk)
+                zero_plane(plane, H, W, gi_sy, gi_sx);
+            if (ch->img_first[b + 1] > ch->img_first[b])
+                scatter_plane(p, ch, b, go + c * go_sc, go_sk, go_sh, go_sw, plane, gi_sy, gi_sx, tmp);
         }
+        free(tmp);
+    }
+    return status;
+}
+
+int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *boxes, const emu_view *grad_input,
+                                 const roi_plan *p, char *msg, size_t cap)
+{
+    if (emu_view_numel(grad_input) == 0)
+        return 0;
+    const bool any_boxes = emu_view_numel(grad_output) > 0 && emu_view_numel(boxes) > 0;
+    const int64_t nk = any_boxes ? p->boxes : 0;
+    box_geom *geo = box_geometries(p, boxes, nk);
+    bin_weights *scratch = malloc((size_t)(p->pooled_h + p->pooled_w + 1) * sizeof *scratch);
+    int status = geo && scratch ? 0 : EMU_KERNEL_ERR_INNER;
+    /* One pass per chunk of boxes; the first also zeroes gradInput (even with no boxes). */
+    for (int64_t k0 = 0; !status && (k0 == 0 || k0 < nk);) {
+        chunk ch;
+        if (!chunk_plan(p, geo, k0, nk, scratch, &ch)) {
+            status = EMU_KERNEL_ERR_INNER;
+            break;
+        }
+        status = chunk_weights(p, geo, &ch);
+        if (!status)
+            status = chunk_scatter(p, &ch, grad_output, grad_input, k0 == 0);
+        k0 = ch.k1 > k0 ? ch.k1 : nk + 1;
         chunk_free(&ch);
-        first_chunk = false;
-        k0 = k1;
     }
     if (status)
         snprintf(msg, cap, "aclnnRoiAlignV2Backward: out of memory for the box weights");

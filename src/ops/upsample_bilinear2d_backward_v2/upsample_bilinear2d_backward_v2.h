@@ -6,7 +6,7 @@
 #ifndef ACLNN_EMU_UPSAMPLE_BILINEAR2D_BACKWARD_V2_H_
 #define ACLNN_EMU_UPSAMPLE_BILINEAR2D_BACKWARD_V2_H_
 
-#include "../emu.h"
+#include "../../kernel/kernel.h"
 
 typedef struct upsample_plan {
     int64_t n, c, h, w, out_h, out_w;
@@ -16,7 +16,7 @@ typedef struct upsample_plan {
 } upsample_plan;
 
 /* Computes out from grad_out (views of the launch). 0 or a status plus message. */
-int upsample_bilinear2d_backward_kernel(const aclTensor *grad_out, const aclTensor *out, const upsample_plan *p,
+int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
                                         char *msg, size_t cap);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "emu.h"
+#include "runtime.h"
 
 typedef struct entry {
     const void *key;
@@ -26,6 +26,20 @@ typedef struct entry {
 #define QUARANTINE_COUNT 16384
 #define QUARANTINE_BYTES ((size_t)16 << 20)
 #define QUARANTINE_ITEM_MAX ((size_t)64 << 10)
+
+/* Under AddressSanitizer its own quarantine keeps freed memory out of reuse
+ * (and reports use after free), and LeakSanitizer must see frees at once:
+ * there only the registry entries are held back, not the memory. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EMU_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(EMU_ASAN)
+#define HOLD_MEMORY 0
+#else
+#define HOLD_MEMORY 1
+#endif
 
 typedef struct quarantined {
     void *p;
@@ -174,7 +188,8 @@ static void evict_oldest_locked(void)
     entry **pp = slot_locked(q.p);
     if (pp && *pp && (*pp)->retired)
         unlink_locked(pp);
-    q.release(q.p);
+    if (q.release)
+        q.release(q.p);
 }
 
 emu_found emu_registry_release(void *p, emu_kind kind, size_t size, void (*release)(void *))
@@ -201,10 +216,13 @@ emu_found emu_registry_release(void *p, emu_kind kind, size_t size, void (*relea
     e->retired = true;
     while (ring_count == QUARANTINE_COUNT || (ring_count && ring_bytes + size > QUARANTINE_BYTES))
         evict_oldest_locked();
-    ring[(ring_head + ring_count) % QUARANTINE_COUNT] = (quarantined){.p = p, .size = size, .release = release};
+    ring[(ring_head + ring_count) % QUARANTINE_COUNT] =
+        (quarantined){.p = p, .size = HOLD_MEMORY ? size : 0, .release = HOLD_MEMORY ? release : NULL};
     ring_count++;
-    ring_bytes += size;
+    ring_bytes += HOLD_MEMORY ? size : 0;
     pthread_mutex_unlock(&mu);
+    if (!HOLD_MEMORY)
+        release(p);
     return f;
 }
 

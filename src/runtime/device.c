@@ -1,5 +1,6 @@
 /*
- * AscendCL runtime on a CPU: initialisation, devices, streams, system options.
+ * AscendCL runtime on a CPU: initialisation, devices and their per-thread
+ * binding, streams, system options. aclFinalize is in process.c.
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu.h"
+#include "runtime.h"
 
 #define MAX_DEVICES 64
 #define N_SYS_OPTS 4
@@ -107,12 +108,11 @@ static int read_config(const char *api, const char *path)
     return 0;
 }
 
-EMU_FORK_SAFE_MUTEX(rt_mu, EMU_ATFORK_RUNTIME)
+EMU_FORK_SAFE_MUTEX(rt_mu, EMU_ATFORK_DEVICE)
 
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
 {
-    static const char api[] = "aclInit";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     emu_config_load();
     if (configPath) {
         int st = read_config(api, configPath);
@@ -126,6 +126,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
     }
     initialized = true;
     generation++;
+    emu_device_count_lock(true);
     pthread_mutex_unlock(&rt_mu);
     emu_log(EMU_LOG_INFO, "aclInit configPath=%s devices=%d threads=%d strict=%d -> 0",
             configPath ? configPath : "(null)", emu_device_count(), emu_kernel_threads(), emu_strict());
@@ -157,76 +158,32 @@ static void destroy_streams(emu_stream **list, size_t n, const char *api)
     }
 }
 
-/* The leak report: what the program created and never released (user
- * streams included, so it is taken before aclFinalize destroys them). */
-static size_t leak_report(char *report, size_t cap, char *summary, size_t sum_cap)
+int emu_devices_shutdown(const char *api, emu_stream ***streams, size_t *n_streams, size_t *n_user)
 {
-    size_t used = 0, leaks = 0, sum_used = 0;
-    summary[0] = '\0';
-    for (int kind = EMU_TENSOR; kind <= EMU_KIND_COUNT; kind++) {
-        /* The last round counts device memory blocks. */
-        size_t n = kind < EMU_KIND_COUNT ? emu_registry_report((emu_kind)kind, report, cap, &used)
-                                         : emu_mem_live_blocks(report, cap, &used);
-        if (n && sum_used < sum_cap) {
-            int w = snprintf(summary + sum_used, sum_cap - sum_used, "%s%zu %s", leaks ? ", " : "", n,
-                             kind < EMU_KIND_COUNT ? emu_kind_name((emu_kind)kind) : "memory block(s)");
-            sum_used += w > 0 ? (size_t)w : 0;
-        }
-        leaks += n;
-    }
-    if (used >= cap)
-        used = cap - 1;
-    report[used] = '\0';
-    return leaks;
-}
-
-ACL_FUNC_VISIBILITY aclError aclFinalize(void)
-{
-    static const char api[] = "aclFinalize";
-    emu_diag_api(api);
     pthread_mutex_lock(&rt_mu);
     if (!initialized) {
         pthread_mutex_unlock(&rt_mu);
         return emu_error(ACL_ERROR_REPEAT_FINALIZE, api, "aclFinalize without a matching aclInit");
     }
-    char report[8192], summary[512];
-    size_t leaks = leak_report(report, sizeof report, summary, sizeof summary);
-    size_t n = n_user_streams;
-    emu_stream **list = malloc((n ? n : 1) * sizeof *list);
-    size_t k = list ? take_streams_locked(-1, list, n) : 0;
-    emu_stream *defaults[MAX_DEVICES];
-    size_t n_defaults = 0;
+    emu_stream **list = malloc((n_user_streams + MAX_DEVICES) * sizeof *list);
+    size_t n = list ? take_streams_locked(-1, list, n_user_streams) : 0;
+    *n_user = n;
     for (int d = 0; d < MAX_DEVICES; d++) {
-        if (devices[d].default_stream)
-            defaults[n_defaults++] = devices[d].default_stream;
+        if (list && devices[d].default_stream)
+            list[n++] = devices[d].default_stream;
         devices[d] = (device){0};
     }
     initialized = false;
+    emu_device_count_lock(false);
     pthread_mutex_unlock(&rt_mu);
-
-    /* Leftover streams (in the report) finish their work and go. */
-    for (size_t i = 0; i < k; i++)
-        emu_stream_destroy(list[i]);
-    free(list);
-    for (size_t i = 0; i < n_defaults; i++)
-        emu_stream_destroy(defaults[i]);
-    emu_mem_release_all();
-    if (leaks) {
-        emu_diag_leaks(report);
-        size_t len = strlen(report);
-        if (len > 0 && report[len - 1] == '\n')
-            report[len - 1] = '\0';
-        return emu_misuse(ACL_ERROR_FAILURE, api, "%zu resource(s) still alive at aclFinalize (%s):\n%s", leaks, summary,
-                          report);
-    }
-    emu_log(EMU_LOG_INFO, "aclFinalize -> 0");
-    return ACL_SUCCESS;
+    *streams = list;
+    *n_streams = n;
+    return 0;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
 {
-    static const char api[] = "aclrtSetDevice";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     int count = emu_device_count();
     pthread_mutex_lock(&rt_mu);
     int st = 0;
@@ -254,8 +211,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
 
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId)
 {
-    static const char api[] = "aclrtResetDevice";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     pthread_mutex_lock(&rt_mu);
     int st = 0;
     emu_stream *dead_default = NULL;
@@ -282,8 +238,7 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId)
 
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId)
 {
-    static const char api[] = "aclrtGetDevice";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     if (!deviceId)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "deviceId is NULL");
     return emu_current_device(api, deviceId);
@@ -291,8 +246,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId)
 
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count)
 {
-    static const char api[] = "aclrtGetDeviceCount";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     if (!count)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "count is NULL");
     *count = (uint32_t)emu_device_count();
@@ -301,8 +255,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count)
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
 {
-    static const char api[] = "aclrtCreateStream";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     if (!stream)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "stream is NULL");
     int32_t dev = 0;
@@ -333,8 +286,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream)
 {
-    static const char api[] = "aclrtDestroyStream";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     if (!stream)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "stream is NULL (the default stream cannot be destroyed)");
     pthread_mutex_lock(&rt_mu);
@@ -357,8 +309,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream)
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream)
 {
-    static const char api[] = "aclrtSynchronizeStream";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     emu_stream *s;
     int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
     if (!st && (st = emu_stream_sync(s, api)) == 0)
@@ -368,8 +319,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream)
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void)
 {
-    static const char api[] = "aclrtSynchronizeDevice";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     pthread_mutex_lock(&rt_mu);
     int32_t dev = 0;
     int st = current_device_locked(api, &dev);
@@ -405,23 +355,9 @@ static int check_opt(const char *api, aclSysParamOpt opt)
     return 0;
 }
 
-static aclError set_opt(const char *api, bool ctx, aclSysParamOpt opt, int64_t value)
-{
-    emu_diag_api(api);
-    int st = check_opt(api, opt);
-    int32_t dev = 0;
-    if (!st && ctx)
-        st = emu_current_device(api, &dev);
-    if (st)
-        return st;
-    pthread_mutex_lock(&rt_mu);
-    (ctx ? ctx_opts[dev] : sys_opts)[opt] = value;
-    pthread_mutex_unlock(&rt_mu);
-    emu_log(EMU_LOG_INFO, "%s opt=%d value=%lld -> 0", api, (int)opt, (long long)value);
-    return ACL_SUCCESS;
-}
-
-static aclError get_opt(const char *api, bool ctx, aclSysParamOpt opt, int64_t *value)
+/* Sets (value read) or gets (value written) a process-wide or, with ctx, a
+ * per-device system option. */
+static aclError sys_opt(const char *api, bool ctx, bool set, aclSysParamOpt opt, int64_t *value)
 {
     emu_diag_api(api);
     int st = check_opt(api, opt);
@@ -433,35 +369,40 @@ static aclError get_opt(const char *api, bool ctx, aclSysParamOpt opt, int64_t *
     if (st)
         return st;
     pthread_mutex_lock(&rt_mu);
-    *value = (ctx ? ctx_opts[dev] : sys_opts)[opt];
+    int64_t *slot = &(ctx ? ctx_opts[dev] : sys_opts)[opt];
+    if (set)
+        *slot = *value;
+    else
+        *value = *slot;
     pthread_mutex_unlock(&rt_mu);
+    if (set)
+        emu_log(EMU_LOG_INFO, "%s opt=%d value=%lld -> 0", api, (int)opt, (long long)*value);
     return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value)
 {
-    return set_opt("aclrtCtxSetSysParamOpt", true, opt, value);
+    return sys_opt(__func__, true, true, opt, &value);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value)
 {
-    return get_opt("aclrtCtxGetSysParamOpt", true, opt, value);
+    return sys_opt(__func__, true, false, opt, value);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value)
 {
-    return set_opt("aclrtSetSysParamOpt", false, opt, value);
+    return sys_opt(__func__, false, true, opt, &value);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value)
 {
-    return get_opt("aclrtGetSysParamOpt", false, opt, value);
+    return sys_opt(__func__, false, false, opt, value);
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnInit(const char *configPath)
 {
-    static const char api[] = "aclnnInit";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     emu_config_load();
     if (configPath) {
         FILE *f = fopen(configPath, "rb");
@@ -474,6 +415,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnInit(const char *configPath)
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnFinalize(void)
 {
-    emu_diag_api("aclnnFinalize");
+    EMU_API_ENTRY();
+    (void)api;
     return ACLNN_SUCCESS;
 }

@@ -6,7 +6,7 @@
 #ifndef ACLNN_EMU_ROI_ALIGN_V2_BACKWARD_H_
 #define ACLNN_EMU_ROI_ALIGN_V2_BACKWARD_H_
 
-#include "../emu.h"
+#include "../../kernel/kernel.h"
 
 typedef struct roi_plan {
     int64_t batch, channels, height, width; /* gradInput (B, C, H, W) */
@@ -17,7 +17,7 @@ typedef struct roi_plan {
     bool aligned;
 } roi_plan;
 
-int roi_align_v2_backward_kernel(const aclTensor *grad_output, const aclTensor *boxes, const aclTensor *grad_input,
+int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *boxes, const emu_view *grad_input,
                                  const roi_plan *p, char *msg, size_t cap);
 
 #endif

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu.h"
+#include "runtime.h"
 
 /* Tensor data must be 32-byte aligned on CANN; we give cache lines. */
 #define BLOCK_ALIGN 64
@@ -207,8 +207,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
 
 ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr)
 {
-    static const char api[] = "aclrtHostRegister";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     if (!ptr || !devPtr)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", ptr ? "devPtr" : "ptr");
     if (size == 0 || size > (uint64_t)PTRDIFF_MAX)
@@ -242,8 +241,7 @@ ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHo
 
 ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr)
 {
-    static const char api[] = "aclrtHostUnregister";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     pthread_mutex_lock(&mu);
     ptrdiff_t i = ptr ? find_locked((uintptr_t)ptr) : -1;
     bool ok = i >= 0 && !blocks[i].owned;
@@ -272,7 +270,7 @@ void emu_mem_note_use(const void *p, emu_stream *s, uint64_t seq, const char *op
     pthread_mutex_unlock(&mu);
 }
 
-void emu_mem_forget_stream(emu_stream *s)
+static void forget_stream(emu_stream *s)
 {
     pthread_mutex_lock(&mu);
     for (size_t i = 0; i < n_blocks; i++) {
@@ -352,8 +350,7 @@ static int check_copy(const char *api, void *dst, size_t destMax, const void *sr
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                                          aclrtMemcpyKind kind)
 {
-    static const char api[] = "aclrtMemcpy";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     int st = emu_require_init(api);
     if (!st)
         st = check_copy(api, dst, destMax, src, count, (int)kind);
@@ -412,8 +409,7 @@ static aclError enqueue_copy(const char *api, aclrtStream stream, void *dst, con
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
                                               aclrtMemcpyKind kind, aclrtStream stream)
 {
-    static const char api[] = "aclrtMemcpyAsync";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     int st = emu_require_init(api);
     if (!st)
         st = check_copy(api, dst, destMax, src, count, (int)kind);
@@ -432,8 +428,7 @@ static int check_set(const char *api, void *devPtr, size_t maxCount, size_t coun
 
 ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
 {
-    static const char api[] = "aclrtMemset";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     int st = emu_require_init(api);
     if (!st)
         st = check_set(api, devPtr, maxCount, count);
@@ -447,8 +442,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
                                               aclrtStream stream)
 {
-    static const char api[] = "aclrtMemsetAsync";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     int st = emu_require_init(api);
     if (!st)
         st = check_set(api, devPtr, maxCount, count);
@@ -479,6 +473,11 @@ void emu_mem_release_all(void)
             free((void *)blocks[i].base);
     n_blocks = 0;
     pthread_mutex_unlock(&mu);
+}
+
+__attribute__((constructor)) static void memory_init(void)
+{
+    emu_stream_on_destroy(forget_stream); /* streams sit below memory: they call back */
 }
 
 EMU_FORK_SAFE_MUTEX(mu, EMU_ATFORK_MEMORY)

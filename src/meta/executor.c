@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu.h"
+#include "meta.h"
 
 struct aclOpExecutor {
     bool repeatable;
@@ -34,29 +34,6 @@ static void executor_free(void *p)
 static void executor_release(aclOpExecutor *ex)
 {
     emu_registry_release(ex, EMU_EXECUTOR, sizeof *ex + launch_bytes(ex->plan->params_size), executor_free);
-}
-
-int emu_check_not_null(const void *p, const char *api, const char *param)
-{
-    return p ? 0 : emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "%s is NULL", param);
-}
-
-int emu_check_tensor_live(const aclTensor *t, const char *api, const char *param)
-{
-    return emu_check_handle(t, EMU_TENSOR, ACLNN_ERR_PARAM_INVALID, api, param);
-}
-
-int emu_check_array_live(const aclIntArray *a, const char *api, const char *param)
-{
-    return emu_check_handle(a, EMU_INT_ARRAY, ACLNN_ERR_PARAM_INVALID, api, param);
-}
-
-int emu_check_output_writable(const aclTensor *t, const char *api, const char *param)
-{
-    if (emu_tensor_self_overlaps(t))
-        return emu_error(ACLNN_ERR_PARAM_INVALID, api,
-                         "%s has overlapping strides (two elements share memory); outputs must not overlap", param);
-    return 0;
 }
 
 int emu_executor_create(const emu_op_def *op, const aclTensor *const *tensors, const void *params,
@@ -199,6 +176,15 @@ static void consume(aclOpExecutor *executor)
 {
     if (!executor->repeatable)
         executor_release(executor);
+}
+
+emu_view emu_launch_view(const emu_launch *l, size_t index)
+{
+    const aclTensor *t = &l->tensors[index];
+    emu_view v = {.data = t->data, .offset = t->offset, .ndim = t->ndim, .dtype = t->dtype};
+    memcpy(v.dims, t->dims, sizeof v.dims);
+    memcpy(v.strides, t->strides, sizeof v.strides);
+    return v;
 }
 
 int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,

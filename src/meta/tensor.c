@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu.h"
+#include "meta.h"
 
 size_t emu_dtype_size(aclDataType dt)
 {
@@ -184,8 +184,7 @@ ACL_FUNC_VISIBILITY aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t
                                                const int64_t *storageDims, uint64_t storageDimsNum,
                                                void *tensorData)
 {
-    static const char api[] = "aclCreateTensor";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     if (check_dims(api, "viewDims", viewDims, viewDimsNum) || check_dims(api, "storageDims", storageDims, storageDimsNum))
         return NULL;
     size_t item = emu_dtype_size(dataType);
@@ -269,8 +268,7 @@ fail:
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor *tensor)
 {
-    static const char api[] = "aclDestroyTensor";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     /* CANN accepts a NULL tensor here (cleanup paths call it unconditionally). */
     if (!tensor)
         return ACLNN_SUCCESS;
@@ -425,8 +423,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataT
 
 ACL_FUNC_VISIBILITY aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size)
 {
-    static const char api[] = "aclGetIntArraySize";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     if (!array)
         return emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "array is NULL");
     if (!size)
@@ -439,8 +436,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclGetIntArraySize(const aclIntArray *array, uin
 
 ACL_FUNC_VISIBILITY aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr)
 {
-    static const char api[] = "aclSetRawTensorAddr";
-    emu_diag_api(api);
+    EMU_API_ENTRY();
     if (!tensor)
         return emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "tensor is NULL");
     int st = emu_check_handle(tensor, EMU_TENSOR, ACLNN_ERR_PARAM_INVALID, api, "tensor");

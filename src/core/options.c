@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "emu.h"
+#include "core.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -25,6 +25,7 @@ static atomic_int cfg_log_stdout;
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int forked_child; /* this process is a fork() child of one that used the library */
+static atomic_bool device_count_locked; /* between aclInit and aclFinalize */
 
 static void log_lock(void)
 {
@@ -44,7 +45,7 @@ static void log_unlock_child(void)
     pthread_mutex_unlock(&log_mu);
 }
 
-__attribute__((constructor(EMU_ATFORK_CONFIG))) static void config_atfork(void)
+__attribute__((constructor(EMU_ATFORK_OPTIONS))) static void options_atfork(void)
 {
     pthread_atfork(log_lock, log_unlock, log_unlock_child);
 }
@@ -111,6 +112,11 @@ int emu_kernel_threads(void)
         n = omp_get_num_procs();
 #endif
     return n > 0 ? n : 1;
+}
+
+void emu_device_count_lock(bool locked)
+{
+    atomic_store(&device_count_locked, locked);
 }
 
 bool emu_log_enabled(int level)
@@ -202,7 +208,7 @@ int emu_misuse(int status, const char *api, const char *fmt, ...)
     char body[EMU_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(body, sizeof body, fmt, ap);
+    vsnprintf(body, sizeof body, fmt, ap); /* once: the strict and the normal message share it */
     va_end(ap);
     if (emu_strict()) {
         emu_diag_warning();
@@ -268,7 +274,7 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuSetOption(const char *name, int64_t value)
     if (value < o->lo || value > o->hi)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s must be in [%d, %d], got %lld", name, o->lo, o->hi,
                          (long long)value);
-    if (o->slot == &cfg_device_count && emu_initialized())
+    if (o->slot == &cfg_device_count && atomic_load(&device_count_locked))
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s can only be set before aclInit", name);
     atomic_store(o->slot, (int)value);
     return ACL_SUCCESS;

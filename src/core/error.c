@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emu.h"
+#include "core.h"
 
 /* CANN keeps the message per host thread and clears it when read. */
 static _Thread_local char tl_message[EMU_MSG_MAX];
@@ -19,11 +19,17 @@ void emu_error_set_raw(const char *msg)
 
 int emu_error(int status, const char *api, const char *fmt, ...)
 {
-    char body[EMU_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(body, sizeof body, fmt, ap);
+    int st = emu_errorv(status, api, fmt, ap);
     va_end(ap);
+    return st;
+}
+
+int emu_errorv(int status, const char *api, const char *fmt, va_list ap)
+{
+    char body[EMU_MSG_MAX];
+    vsnprintf(body, sizeof body, fmt, ap);
     snprintf(tl_message, sizeof tl_message, "%s: %s", api, body);
     emu_diag_error();
     emu_log(EMU_LOG_ERROR, "%s -> %d", tl_message, status);

@@ -9,7 +9,7 @@
 #include <pthread.h>
 
 #include "half.h"
-#include "kernel_util.h"
+#include "kernel.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>

@@ -1,0 +1,121 @@
+"""Host memory as the C library sees it: strides in elements, byte spans, registration.
+
+One place for the arithmetic the handle classes and the array API share, so
+that a zero-size dimension or a view into a larger buffer means the same
+thing everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ._ffi import ffi, lib
+
+_STRIDES_CACHE: dict[tuple[int, ...], list[int]] = {}
+
+
+def contiguous_strides(shape: Sequence[int]) -> list[int]:
+    """Row-major strides in elements (a zero-size dimension counts as 1, as numpy does)."""
+    key = tuple(shape)
+    strides = _STRIDES_CACHE.get(key)
+    if strides is None:
+        strides, acc = [], 1
+        for d in reversed(key):
+            strides.append(acc)
+            acc *= max(d, 1)
+        strides.reverse()
+        if len(_STRIDES_CACHE) < 1024:
+            _STRIDES_CACHE[key] = strides
+    return list(strides)
+
+
+def element_strides(a: np.ndarray) -> list[int]:
+    """``a``'s strides in elements.
+
+    Raises
+    ------
+    ValueError
+        For negative strides or strides that are not a whole number of elements
+        (an ``aclTensor`` cannot describe them).
+    """
+    item = a.itemsize
+    if any(s < 0 or s % item for s in a.strides):
+        raise ValueError("negative or misaligned strides cannot be described by an aclTensor")
+    return [s // item for s in a.strides]
+
+
+def describable(a: np.ndarray) -> np.ndarray:
+    """``a`` itself when an ``aclTensor`` can describe it, else a C-contiguous copy."""
+    if a.flags.c_contiguous or all(s >= 0 and s % a.itemsize == 0 for s in a.strides):
+        return a
+    return np.ascontiguousarray(a)
+
+
+def reach(shape: Sequence[int], strides: Sequence[int], offset: int = 0) -> int:
+    """Elements from the storage start to one past the view's furthest element (0 when empty)."""
+    if any(d == 0 for d in shape):
+        return 0
+    return offset + 1 + sum((d - 1) * s for d, s in zip(shape, strides))
+
+
+def span(a: np.ndarray) -> tuple[int, int]:
+    """Address of ``a``'s first element and the bytes up to one past its last (strides >= 0)."""
+    address = int(a.__array_interface__["data"][0])
+    if a.flags.c_contiguous:
+        return address, int(a.nbytes)
+    return address, reach(a.shape, element_strides(a)) * a.itemsize
+
+
+def buffer_range(a: np.ndarray) -> tuple[int, int]:
+    """Address and size of the whole buffer behind ``a`` (views of one buffer share it)."""
+    base: Any = a
+    while isinstance(base.base, np.ndarray):
+        base = base.base
+    if base is not a and (base.flags.c_contiguous or base.flags.f_contiguous):
+        return int(base.__array_interface__["data"][0]), int(base.nbytes)
+    return span(a)
+
+
+_SCRATCH = ffi.new("void **")
+
+
+def register(a: np.ndarray) -> Any:
+    """``aclrtHostRegister`` the buffer behind ``a``, so kernels use it in place.
+
+    Returns the registered pointer (pass it to :func:`unregister`), or None
+    when there is nothing to register or the buffer overlaps one registered
+    already (then the library treats it as host memory: a warning in
+    validation mode at most, never a copy).
+    """
+    address, size = buffer_range(a)
+    if size == 0:
+        return None
+    ptr = ffi.cast("void *", address)
+    if lib.aclrtHostRegister(ptr, size, 0, _SCRATCH) == 0:
+        return ptr
+    lib.aclGetRecentErrMsg()  # overlapping registration: run unregistered
+    return None
+
+
+def unregister(ptr: Any) -> None:
+    """Undo :func:`register` (None is ignored)."""
+    if ptr is not None:
+        lib.aclrtHostUnregister(ptr)
+
+
+def register_owned(a: np.ndarray) -> Any:
+    """Like :func:`register`, but unregistered when the result is garbage collected.
+
+    For objects a user may forget to close; :func:`release` unregisters at once.
+    """
+    ptr = register(a)
+    return ffi.gc(ptr, lib.aclrtHostUnregister) if ptr is not None else None
+
+
+def release(owned: Any) -> None:
+    """Unregister what :func:`register_owned` returned, now (None is ignored)."""
+    if owned is not None:
+        ffi.release(owned)

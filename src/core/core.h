@@ -1,0 +1,119 @@
+/*
+ * Core layer: status and error messages, log, options, warnings,
+ * diagnostics counters, fork ordering. Depends on nothing but the public
+ * headers; every other layer builds on it (see src/README.md).
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef ACLNN_EMU_CORE_H_
+#define ACLNN_EMU_CORE_H_
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+#include "aclnn/aclnn_base.h"
+#include "aclnn_emu/aclnn_emu.h"
+
+#define EMU_MAX_DIMS ACLNN_EMU_MAX_DIMS
+#define EMU_MSG_MAX 1024
+#define EMU_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* The prologue of every public API function: counts the call for the
+ * diagnostics report and names it `api` for messages. */
+#define EMU_API_ENTRY()                                                                                      \
+    const char *const api = __func__;                                                                        \
+    emu_diag_api(api)
+
+/* ---- fork() ----------------------------------------------------------- */
+
+/* Each module that owns locks registers pthread_atfork handlers from a
+ * constructor of this priority. Prepare handlers run last-registered first,
+ * so they take the locks in the order code nests them (devices, then
+ * streams, then the leaf locks) and the child handlers release them in
+ * reverse: one global lock order. */
+enum {
+    EMU_ATFORK_OPTIONS = 201,
+    EMU_ATFORK_DIAG,
+    EMU_ATFORK_REGISTRY,
+    EMU_ATFORK_MEMORY,
+    EMU_ATFORK_STREAM,
+    EMU_ATFORK_DEVICE,
+};
+
+/* Holds a module's mutex across fork() (taken before, released after, in
+ * both processes), registered in the module's layer order. */
+#define EMU_FORK_SAFE_MUTEX(mutex, priority)                                                                 \
+    static void fork_lock_##priority(void) { pthread_mutex_lock(&(mutex)); }                               \
+    static void fork_unlock_##priority(void) { pthread_mutex_unlock(&(mutex)); }                           \
+    __attribute__((constructor(priority))) static void fork_register_##priority(void)                      \
+    {                                                                                                        \
+        pthread_atfork(fork_lock_##priority, fork_unlock_##priority, fork_unlock_##priority);              \
+    }
+
+/* True in a fork() child of a process that used the library: kernels run serially there. */
+bool emu_forked_child(void);
+
+/* ---- errors (error.c) ------------------------------------------------- */
+
+/* Records "api: <message>" as this thread's recent error, logs it, returns status. */
+int emu_error(int status, const char *api, const char *fmt, ...) EMU_PRINTF(3, 4);
+int emu_errorv(int status, const char *api, const char *fmt, va_list ap) EMU_PRINTF(3, 0);
+/* Records an already formatted message (e.g. one carried back from a stream task). */
+void emu_error_set_raw(const char *msg);
+
+/* ---- options and log (options.c) -------------------------------------- */
+
+enum { EMU_LOG_DEBUG = 0, EMU_LOG_INFO = 1, EMU_LOG_WARNING = 2, EMU_LOG_ERROR = 3 };
+
+/* Reads the environment switches once (idempotent, thread-safe). */
+void emu_config_load(void);
+int emu_strict(void);
+int emu_threads(void);
+int emu_device_count(void);
+/* While locked (between aclInit and aclFinalize) the device count cannot change. */
+void emu_device_count_lock(bool locked);
+/* OpenMP threads for a kernel (1 in a fork() child). */
+int emu_kernel_threads(void);
+bool emu_log_enabled(int level);
+void emu_log(int level, const char *fmt, ...) EMU_PRINTF(2, 3);
+double emu_now(void);
+
+/* ---- warnings (options.c) --------------------------------------------- */
+
+/* Warnings for the caller (validation-mode.md, normal mode): counted, logged
+ * and queued for aclnnEmuTakeWarning. */
+#define EMU_WARNINGS_KEPT 8
+typedef struct emu_warnings {
+    char msg[EMU_WARNINGS_KEPT][EMU_MSG_MAX];
+    unsigned head, count;
+    uint64_t dropped;
+} emu_warnings;
+
+void emu_warning(const char *api, const char *fmt, ...) EMU_PRINTF(2, 3);
+/* A misuse: an error (returns status) in strict mode, a warning (returns 0) otherwise. */
+int emu_misuse(int status, const char *api, const char *fmt, ...) EMU_PRINTF(3, 4);
+/* Routes this thread's warnings to sink (NULL: back to the thread); returns the previous sink. */
+emu_warnings *emu_warnings_capture(emu_warnings *sink);
+/* Moves from's warnings to the end of to (emptying from). */
+void emu_warnings_merge(emu_warnings *to, emu_warnings *from);
+/* Moves from's warnings to the calling thread's queue. */
+void emu_warnings_deliver(emu_warnings *from);
+
+/* ---- diagnostics counters (diag.c) ------------------------------------ */
+
+void emu_diag_api(const char *api);
+void emu_diag_op(const char *op, double seconds);
+void emu_diag_warning(void);
+void emu_diag_error(void);
+/* Keeps the leak report of aclFinalize for the diagnostics report. */
+void emu_diag_leaks(const char *text);
+/* Appends the counters' part of the report to buf (snprintf rules: *used may pass cap). */
+void emu_diag_format(char *buf, size_t cap, size_t *used);
+/* snprintf appending at buf + *used (buf may be NULL to measure). */
+void emu_append(char *buf, size_t cap, size_t *used, const char *fmt, ...) EMU_PRINTF(4, 5);
+
+#endif /* ACLNN_EMU_CORE_H_ */

@@ -1,0 +1,65 @@
+/*
+ * What a kernel may use: a view of each tensor, the thread count, and (in
+ * half.h) float16/bfloat16 conversions. Kernels never see handles, the
+ * registry, logging or validation policy; their operator's run step does.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef ACLNN_EMU_KERNEL_H_
+#define ACLNN_EMU_KERNEL_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "acl/acl_base.h" /* aclDataType */
+
+/* Kernels return 0 or one of these (aclnn/aclnn_base.h's values) with a message. */
+#define EMU_KERNEL_ERR_PARAM_INVALID 161002
+#define EMU_KERNEL_ERR_INNER 561000
+
+#define EMU_VIEW_MAX_DIMS 8 /* ACLNN_EMU_MAX_DIMS */
+
+/* A strided view: element i of axis a is at data + (offset + sum i_a * strides[a]) elements. */
+typedef struct emu_view {
+    void *data;
+    int64_t offset;
+    int64_t dims[EMU_VIEW_MAX_DIMS];
+    int64_t strides[EMU_VIEW_MAX_DIMS];
+    uint64_t ndim;
+    aclDataType dtype;
+} emu_view;
+
+static inline int64_t emu_view_numel(const emu_view *v)
+{
+    int64_t n = 1;
+    for (uint64_t i = 0; i < v->ndim; i++)
+        n *= v->dims[i];
+    return n;
+}
+
+/* Bytes of one element of the float types kernels handle (0 for others). */
+static inline size_t emu_view_item_size(const emu_view *v)
+{
+    switch (v->dtype) {
+    case ACL_FLOAT16: case ACL_BF16: return 2;
+    case ACL_FLOAT: case ACL_INT32: return 4;
+    case ACL_DOUBLE: case ACL_INT64: return 8;
+    default: return 0;
+    }
+}
+
+/* OpenMP threads for a kernel's parallel regions (1 in a fork() child). */
+int emu_kernel_threads(void);
+
+/* Hot loops are compiled twice, for AVX2 and for the baseline, and the
+ * loader picks one (GNU ifunc): a portable library that still uses the
+ * vector width of the machine it runs on. Results may differ in the last
+ * bit between the two builds, never between runs or thread counts. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__) && !defined(ACLNN_EMU_NO_CLONES)
+#define EMU_HOT __attribute__((target_clones("avx2", "default")))
+#else
+#define EMU_HOT
+#endif
+
+#endif /* ACLNN_EMU_KERNEL_H_ */

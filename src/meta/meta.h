@@ -1,0 +1,122 @@
+/*
+ * Meta layer: tensors and host arrays, the executor framework (phase one
+ * captures, phase two checks and enqueues) and the op-check kit the operator
+ * files are written with. Built on the runtime layer.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef ACLNN_EMU_META_H_
+#define ACLNN_EMU_META_H_
+
+#include "../kernel/kernel.h"
+#include "../runtime/runtime.h"
+
+_Static_assert(EMU_VIEW_MAX_DIMS == ACLNN_EMU_MAX_DIMS, "a kernel view holds every tensor's dims");
+_Static_assert(EMU_KERNEL_ERR_INNER == ACLNN_ERR_INNER && EMU_KERNEL_ERR_PARAM_INVALID == ACLNN_ERR_PARAM_INVALID,
+               "kernel statuses are CANN's");
+
+/* ---- tensors (tensor.c) ------------------------------------------------ */
+
+struct aclTensor {
+    int64_t dims[EMU_MAX_DIMS];
+    int64_t strides[EMU_MAX_DIMS];
+    int64_t storage[EMU_MAX_DIMS];
+    uint64_t ndim;
+    uint64_t storage_ndim;
+    int64_t offset;
+    aclDataType dtype;
+    aclFormat format;
+    void *data;
+};
+
+struct aclIntArray {
+    uint64_t size;
+    int64_t values[];
+};
+
+size_t emu_dtype_size(aclDataType dt); /* 0 for types without a whole-byte size */
+const char *emu_dtype_name(aclDataType dt);
+const char *emu_format_name(aclFormat f);
+int64_t emu_tensor_numel(const aclTensor *t);
+/* "f32(512,256,7,7)" (plus " NCHW" when with_format) */
+void emu_tensor_describe(const aclTensor *t, bool with_format, char *buf, size_t cap);
+void emu_dims_describe(const int64_t *dims, uint64_t n, char *buf, size_t cap);
+/* Element offset one past the furthest element of the view (0 for an empty tensor). */
+int64_t emu_tensor_extent(const aclTensor *t);
+/* True if two distinct indices of the view address the same element. */
+bool emu_tensor_self_overlaps(const aclTensor *t);
+
+/* ---- executors (executor.c) ------------------------------------------- */
+
+#define EMU_MAX_IO 4
+
+struct emu_launch;
+
+/* What an operator file provides to the executor framework. */
+typedef struct emu_op_def {
+    const char *name;                     /* "aclnnRoiAlignV2Backward" */
+    const char *const *tensor_names;      /* inputs then outputs, signature order */
+    size_t n_inputs, n_outputs;
+    /* Runs on the stream's worker thread. 0 or a status plus a message in msg. */
+    int (*run)(const struct emu_launch *l, char *msg, size_t msg_cap);
+} emu_op_def;
+
+/* Everything one execution needs: a snapshot of the executor taken at launch. */
+typedef struct emu_launch {
+    const emu_op_def *op;
+    aclTensor tensors[EMU_MAX_IO]; /* inputs then outputs */
+    void *workspace;
+    uint64_t workspace_size; /* what phase one asked for (the caller may have passed more) */
+    size_t params_size;
+    _Alignas(16) unsigned char params[];
+} emu_launch;
+
+/* Phase one epilogue: captures tensors and attributes, logs, returns the executor. */
+int emu_executor_create(const emu_op_def *op, const aclTensor *const *tensors, const void *params,
+                        size_t params_size, uint64_t workspace_size, const char *attrs, uint64_t *workspace_size_out,
+                        aclOpExecutor **executor_out);
+/* Phase two: validates and enqueues a run of executor on stream. */
+int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
+                        aclrtStream stream);
+
+/* The kernel's view of one of the launch's tensors (see ops/kernel.h). */
+emu_view emu_launch_view(const emu_launch *l, size_t index);
+
+/* ---- the op-check kit --------------------------------------------------- */
+
+/* Each check returns 0, or records "<api>: <param> must ..., got ..." as the
+ * thread's error and returns the status (161001 for NULL, else 161002).
+ * An operator's check function is a list of them in CANN's order:
+ *     EMU_TRY(emu_check_rank(api, gradOut, "gradOut", 4)); */
+#define EMU_TRY(expr)                                                                                        \
+    do {                                                                                                     \
+        int emu_try_status_ = (expr);                                                                        \
+        if (emu_try_status_)                                                                                 \
+            return emu_try_status_;                                                                          \
+    } while (0)
+
+/* A set of dtypes or formats, for the *_in checks: EMU_SET(aclDataType, ACL_FLOAT, ACL_BF16). */
+#define EMU_SET(type, ...) (const type[]){__VA_ARGS__}, sizeof((const type[]){__VA_ARGS__}) / sizeof(type)
+
+int emu_check_not_null(const char *api, const void *p, const char *param);
+int emu_check_tensor_live(const char *api, const aclTensor *t, const char *param);
+int emu_check_int_array_live(const char *api, const aclIntArray *a, const char *param);
+int emu_check_rank(const char *api, const aclTensor *t, const char *param, uint64_t rank);
+/* why: what want is, e.g. " (gradOutput's)", or "" */
+int emu_check_dtype(const char *api, const aclTensor *t, const char *param, aclDataType want, const char *why);
+int emu_check_dtype_in(const char *api, const aclTensor *t, const char *param, const aclDataType *set, size_t n);
+int emu_check_format(const char *api, const aclTensor *t, const char *param, aclFormat want);
+int emu_check_format_in(const char *api, const aclTensor *t, const char *param, const aclFormat *set, size_t n);
+/* "<what> must equal <from> (<want>), got <got>" */
+int emu_check_dim(const char *api, int64_t got, int64_t want, const char *what, const char *from);
+/* "<param> shape must be (..)<why>, got (..)" */
+int emu_check_shape(const char *api, const aclTensor *t, const char *param, const int64_t *want, uint64_t n,
+                    const char *why);
+/* "<param> must have <n> values<why>, got <size>" */
+int emu_check_array_len(const char *api, const aclIntArray *a, const char *param, uint64_t n, const char *why);
+/* "<param> must be >= <min>, got <v>" */
+int emu_check_min(const char *api, int64_t v, int64_t min, const char *param);
+/* Outputs must not have two elements sharing memory. */
+int emu_check_output_writable(const char *api, const aclTensor *t, const char *param);
+
+#endif /* ACLNN_EMU_META_H_ */

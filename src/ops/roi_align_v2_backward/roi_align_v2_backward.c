@@ -1,0 +1,160 @@
+/*
+ * aclnnRoiAlignV2Backward: checks (phase one, in CANN's order), plan and
+ * launch. The arithmetic is in roi_align_v2_backward_kernel.c.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "../../meta/meta.h"
+#include "aclnnop/aclnn_roi_align_v2_backward.h"
+#include "roi_align_v2_backward.h"
+
+#define OP_NAME "aclnnRoiAlignV2Backward"
+static const char API[] = OP_NAME "GetWorkspaceSize";
+static const char *const TENSOR_NAMES[] = {"gradOutput", "boxes", "gradInput"};
+
+/* Boxes CANN accepts but surely are bugs (image id outside [0, B), NaN/Inf
+ * coordinates): the kernel skips them; here they become a warning, or an
+ * error in strict mode, naming the first. */
+static int check_boxes(const roi_plan *p, const emu_view *boxes, int64_t nk, char *msg, size_t cap)
+{
+    const float *bx = nk ? (const float *)boxes->data + boxes->offset : NULL;
+    const int64_t rs = boxes->strides[0], cs = boxes->strides[1];
+    int64_t bad = 0, first_bad = -1;
+    for (int64_t k = 0; k < nk; k++) {
+        const float *row = bx + k * rs;
+        double id = floor((double)row[0]);
+        bool misuse = !(id >= 0 && id < (double)p->batch);
+        for (int j = 1; j < 5; j++)
+            misuse |= !isfinite(row[j * cs]);
+        if (misuse && bad++ == 0)
+            first_bad = k;
+    }
+    if (!bad)
+        return 0;
+    const float *row = bx + first_bad * rs;
+    char what[256];
+    snprintf(what, sizeof what,
+             "%lld box(es) have an image id outside [0, %lld) or non-finite coordinates and are skipped; first: "
+             "box %lld = (%g, %g, %g, %g, %g)",
+             (long long)bad, (long long)p->batch, (long long)first_bad, (double)row[0], (double)row[cs],
+             (double)row[2 * cs], (double)row[3 * cs], (double)row[4 * cs]);
+    if (!emu_strict()) {
+        emu_warning(OP_NAME, "%s", what);
+        return 0;
+    }
+    emu_diag_warning();
+    snprintf(msg, cap, "%s: %s (strict mode)", OP_NAME, what);
+    return ACLNN_ERR_PARAM_INVALID;
+}
+
+static int run(const emu_launch *l, char *msg, size_t cap)
+{
+    const roi_plan *p = (const roi_plan *)l->params;
+    const emu_view grad_output = emu_launch_view(l, 0), boxes = emu_launch_view(l, 1);
+    const emu_view grad_input = emu_launch_view(l, 2);
+    const bool any = emu_view_numel(&grad_output) > 0 && emu_view_numel(&boxes) > 0 && emu_view_numel(&grad_input) > 0;
+    int st = check_boxes(p, &boxes, any ? p->boxes : 0, msg, cap);
+    return st ? st : roi_align_v2_backward_kernel(&grad_output, &boxes, &grad_input, p, msg, cap);
+}
+
+static const emu_op_def OP = {
+    .name = OP_NAME,
+    .tensor_names = TENSOR_NAMES,
+    .n_inputs = 2,
+    .n_outputs = 1,
+    .run = run,
+};
+
+/* Phase one's checks, in CANN's order. */
+static int check(const aclTensor *gradOutput, const aclTensor *boxes, const aclIntArray *inputShape,
+                 int64_t pooledHeight, int64_t pooledWidth, float spatialScale, int64_t samplingRatio,
+                 const aclTensor *gradInput, const uint64_t *workspaceSize, aclOpExecutor *const *executor)
+{
+    /* 1. NULL pointers, then stale handles (never dereferenced) */
+    EMU_TRY(emu_check_not_null(API, gradOutput, "gradOutput"));
+    EMU_TRY(emu_check_not_null(API, boxes, "boxes"));
+    EMU_TRY(emu_check_not_null(API, inputShape, "inputShape"));
+    EMU_TRY(emu_check_not_null(API, gradInput, "gradInput"));
+    EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
+    EMU_TRY(emu_check_not_null(API, executor, "executor"));
+    EMU_TRY(emu_check_tensor_live(API, gradOutput, "gradOutput"));
+    EMU_TRY(emu_check_tensor_live(API, boxes, "boxes"));
+    EMU_TRY(emu_check_int_array_live(API, inputShape, "inputShape"));
+    EMU_TRY(emu_check_tensor_live(API, gradInput, "gradInput"));
+
+    /* 2. dtypes */
+    EMU_TRY(emu_check_dtype(API, gradOutput, "gradOutput", ACL_FLOAT, ""));
+    EMU_TRY(emu_check_dtype(API, boxes, "boxes", gradOutput->dtype, " (gradOutput's)"));
+    EMU_TRY(emu_check_dtype(API, gradInput, "gradInput", gradOutput->dtype, " (gradOutput's)"));
+
+    /* 3. formats */
+    EMU_TRY(emu_check_format(API, gradOutput, "gradOutput", ACL_FORMAT_NCHW));
+    EMU_TRY(emu_check_format(API, boxes, "boxes", ACL_FORMAT_ND));
+    EMU_TRY(emu_check_format(API, gradInput, "gradInput", ACL_FORMAT_NCHW));
+
+    /* 4. input shapes */
+    EMU_TRY(emu_check_rank(API, gradOutput, "gradOutput", 4));
+    EMU_TRY(emu_check_rank(API, boxes, "boxes", 2));
+    EMU_TRY(emu_check_dim(API, boxes->dims[1], 5, "boxes.shape[1]", "5"));
+    EMU_TRY(emu_check_array_len(API, inputShape, "inputShape", 4, " (B, C, H, W)"));
+    EMU_TRY(emu_check_dim(API, boxes->dims[0], gradOutput->dims[0], "boxes.shape[0]", "gradOutput.shape[0]"));
+    EMU_TRY(emu_check_dim(API, gradOutput->dims[2], pooledHeight, "gradOutput.shape[2]", "pooledHeight"));
+    EMU_TRY(emu_check_dim(API, gradOutput->dims[3], pooledWidth, "gradOutput.shape[3]", "pooledWidth"));
+
+    /* 5. output shape */
+    EMU_TRY(emu_check_rank(API, gradInput, "gradInput", 4));
+    EMU_TRY(emu_check_dim(API, gradInput->dims[1], gradOutput->dims[1], "gradInput.shape[1]", "gradOutput.shape[1]"));
+    static const char *const in_names[] = {"inputShape[0]", "inputShape[1]", "inputShape[2]", "inputShape[3]"};
+    static const char *const out_names[] = {"gradInput.shape[0]", "gradInput.shape[1]", "gradInput.shape[2]",
+                                            "gradInput.shape[3]"};
+    for (int i = 0; i < 4; i++)
+        EMU_TRY(emu_check_dim(API, gradInput->dims[i], inputShape->values[i], out_names[i], in_names[i]));
+
+    /* 6. attributes */
+    EMU_TRY(emu_check_min(API, samplingRatio, 0, "samplingRatio"));
+    if (!(spatialScale > FLT_MIN))
+        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "spatialScale must be > 0 (above FLT_MIN), got %g",
+                         (double)spatialScale);
+
+    return emu_check_output_writable(API, gradInput, "gradInput");
+}
+
+ACLNN_API aclnnStatus aclnnRoiAlignV2BackwardGetWorkspaceSize(
+    const aclTensor *gradOutput, const aclTensor *boxes, const aclIntArray *inputShape, int64_t pooledHeight,
+    int64_t pooledWidth, float spatialScale, int64_t samplingRatio, bool aligned, aclTensor *gradInput,
+    uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    emu_diag_api(__func__);
+    int st = check(gradOutput, boxes, inputShape, pooledHeight, pooledWidth, spatialScale, samplingRatio, gradInput,
+                   workspaceSize, executor);
+    if (st)
+        return st;
+    roi_plan p = {
+        .batch = gradInput->dims[0],
+        .channels = gradInput->dims[1],
+        .height = gradInput->dims[2],
+        .width = gradInput->dims[3],
+        .boxes = boxes->dims[0],
+        .pooled_h = pooledHeight,
+        .pooled_w = pooledWidth,
+        .spatial_scale = spatialScale,
+        .sampling_ratio = samplingRatio,
+        .aligned = aligned,
+    };
+    char attrs[192];
+    snprintf(attrs, sizeof attrs, "pooled=%lldx%lld spatialScale=%g samplingRatio=%lld aligned=%d",
+             (long long)pooledHeight, (long long)pooledWidth, (double)spatialScale, (long long)samplingRatio,
+             (int)aligned);
+    const aclTensor *tensors[] = {gradOutput, boxes, gradInput};
+    return emu_executor_create(&OP, tensors, &p, sizeof p, 0, attrs, workspaceSize, executor);
+}
+
+ACLNN_API aclnnStatus aclnnRoiAlignV2Backward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                              aclrtStream stream)
+{
+    return emu_executor_launch(&OP, workspace, workspaceSize, executor, stream);
+}

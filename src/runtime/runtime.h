@@ -1,0 +1,100 @@
+/*
+ * Runtime layer: the handle registry, streams, devices and device memory
+ * (in that order inside the layer: a file uses only those before it). Built
+ * on the core layer; the meta layer and the operators build on it.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef ACLNN_EMU_RUNTIME_H_
+#define ACLNN_EMU_RUNTIME_H_
+
+#include "../core/core.h"
+
+/* ---- handle registry (registry.c) ------------------------------------- */
+
+typedef enum emu_kind {
+    EMU_TENSOR = 1,
+    EMU_INT_ARRAY,
+    EMU_FLOAT_ARRAY,
+    EMU_BOOL_ARRAY,
+    EMU_EXECUTOR,
+    EMU_STREAM,
+    EMU_KIND_COUNT
+} emu_kind;
+
+typedef enum emu_found { EMU_LIVE, EMU_ABSENT, EMU_OTHER_KIND, EMU_RETIRED } emu_found;
+
+const char *emu_kind_name(emu_kind kind);
+/* 0, or -1 when out of memory. creator is the API that made the handle (a literal). */
+int emu_registry_add(const void *p, emu_kind kind, const char *creator);
+emu_found emu_registry_find(const void *p, emu_kind kind);
+/* Destroys a live handle of size bytes: its memory is quarantined (released
+ * later, with release) so that a later use of p is reported as destroyed.
+ * Returns what p was; nothing happens unless it was EMU_LIVE of kind. */
+emu_found emu_registry_release(void *p, emu_kind kind, size_t size, void (*release)(void *));
+/* Marks a live handle as the library's own: not counted, not reported as a leak. */
+void emu_registry_mark_internal(const void *p);
+size_t emu_registry_count(emu_kind kind);
+/* Appends one line per live handle of kind to the log; returns how many. */
+size_t emu_registry_report(emu_kind kind, char *buf, size_t cap, size_t *used);
+/* Validates a handle argument: 0, or the status with a message naming the parameter. */
+int emu_check_handle(const void *p, emu_kind kind, int status_invalid, const char *api, const char *param);
+
+/* ---- streams (stream.c) ---------------------------------------------- */
+
+typedef struct emu_stream emu_stream;
+
+/* A unit of stream work: returns 0 or a status, writing a message into msg on failure. */
+typedef int (*emu_task_fn)(void *ctx, char *msg, size_t msg_cap);
+typedef void (*emu_release_fn)(void *ctx);
+/* Enqueues work; on failure releases ctx and returns a status. *seq receives its sequence number. */
+int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, void *ctx, uint64_t *seq);
+int emu_stream_sync(emu_stream *s, const char *api);
+/* True when the host has synchronised with s up to (and including) task seq. */
+bool emu_stream_host_synced(emu_stream *s, uint64_t seq);
+/* Wait for a specific task (used to make racy reads deterministic in normal mode). */
+void emu_stream_wait(emu_stream *s, uint64_t seq);
+emu_stream *emu_stream_create(int32_t device, bool is_default);
+void emu_stream_destroy(emu_stream *s);
+int32_t emu_stream_device(const emu_stream *s);
+/* Called with every stream about to be freed (set once, by a higher module, at load time). */
+void emu_stream_on_destroy(void (*hook)(emu_stream *s));
+
+/* ---- devices (device.c) ----------------------------------------------- */
+
+int emu_require_init(const char *api);
+bool emu_initialized(void);
+/* The calling thread's device, or an error status with a message. */
+int emu_current_device(const char *api, int32_t *device);
+/* Resolves a user stream (NULL: the current device's default stream). */
+int emu_stream_resolve(aclrtStream stream, const char *api, int invalid_status, emu_stream **out);
+/* aclFinalize's part: marks the runtime uninitialised and detaches every
+ * stream (user streams first) into a malloc'd array the caller destroys.
+ * 0, or ACL_ERROR_REPEAT_FINALIZE when not initialised. */
+int emu_devices_shutdown(const char *api, emu_stream ***streams, size_t *n_streams, size_t *n_user);
+
+/* ---- device memory (memory.c) ---------------------------------------- */
+
+typedef struct emu_block_info {
+    uintptr_t base;
+    size_t size;
+    bool device;     /* aclrtMalloc or aclrtHostRegister (true), aclrtMallocHost (false) */
+    bool registered; /* host memory registered with aclrtHostRegister */
+} emu_block_info;
+
+/* Finds the recorded block containing [p, p+len); false when there is none. */
+bool emu_mem_find(const void *p, size_t len, emu_block_info *out);
+/* Records that work enqueued on s (task seq) uses (reads, or writes) the block containing p. */
+void emu_mem_note_use(const void *p, emu_stream *s, uint64_t seq, const char *op, bool writes);
+/* Checks a host read of [p, p+len) against pending operator writes (see validation-mode). */
+int emu_mem_check_read(const void *p, size_t len, const char *api);
+size_t emu_mem_live_blocks(char *buf, size_t cap, size_t *used);
+void emu_mem_release_all(void);
+
+/* ---- process-wide reports (process.c) --------------------------------- */
+
+/* The leak report: one line per live user resource; returns how many, and a
+ * one-line summary by kind ("1 aclTensor, 2 memory block(s)"). */
+size_t emu_leak_report(char *report, size_t cap, char *summary, size_t sum_cap);
+
+#endif /* ACLNN_EMU_RUNTIME_H_ */
