@@ -23,8 +23,8 @@ typedef struct entry {
  * QUARANTINE_COUNT handles (QUARANTINE_BYTES at most), as sanitizers do, so
  * a stale pointer is reported as destroyed instead of finding a new handle
  * that the allocator placed at the same address. */
-#define QUARANTINE_COUNT 16384
-#define QUARANTINE_BYTES ((size_t)16 << 20)
+#define QUARANTINE_COUNT 1024
+#define QUARANTINE_BYTES ((size_t)4 << 20)
 #define QUARANTINE_ITEM_MAX ((size_t)64 << 10)
 
 /* Under AddressSanitizer its own quarantine keeps freed memory out of reuse
@@ -111,7 +111,7 @@ int emu_registry_add(const void *p, emu_kind kind, const char *creator)
 {
     int rc = 0;
     pthread_mutex_lock(&mu);
-    if (n_entries + 1 > 2 * n_buckets && !grow_locked() && !n_buckets) {
+    if (n_entries + 1 > n_buckets && !grow_locked() && !n_buckets) {
         rc = -1;
         goto out;
     }
