@@ -12,21 +12,96 @@ import math
 import numpy as np
 
 # ---- upsample_bilinear2d_backward_v2 ----------------------------------------
+#
+# Written from CANN's op_api (image/upsample_bilinear2d_grad/op_host/op_api/
+# aclnn_upsample_bilinear_2d_backward_v2.cpp), its tiling (compute_scale_value)
+# and kernel (upsample_bilinear2d_grad.h), for the 910B/910_93 branch.
+
+F32 = np.float32
 
 
-def scales_usable(h: int, w: int, out_h: int, out_w: int, scales_h: float, scales_w: float) -> bool:
-    """CANN's rule (spec): scales are used only if they reproduce the output size."""
-    if not (abs(scales_h) > 1e-9 or abs(scales_w) > 1e-9):
-        return False
-    if out_h != math.floor(h * scales_h) or out_w != math.floor(w * scales_w):
-        return False
-    rh = 1.0 / scales_h if scales_h > 0 else h / out_h
-    rw = 1.0 / scales_w if scales_w > 0 else w / out_w
-    return rh >= 0.01 and rw >= 0.01
+def cann_upsample_ratios(g_shape, in_size, align_corners, scales_h, scales_w, nhwc=False):
+    """(ratio_h, ratio_w, identity_h, identity_w): the kernel's float32 source step per
+    gradOut index, and whether it skips that axis' pass. g_shape and in_size are in the
+    tensors' own layout (NCHW, or NHWC when nhwc)."""
+    n, c, h, w = (in_size[0], in_size[3], in_size[1], in_size[2]) if nhwc else tuple(in_size)
+    out_h, out_w = (g_shape[1], g_shape[2]) if nhwc else (g_shape[2], g_shape[3])
+    same = tuple(g_shape) == tuple(in_size)
+    consistent = True
+    if abs(scales_h) > 1e-9 or abs(scales_w) > 1e-9:
+        consistent = out_h == math.floor(h * scales_h) and out_w == math.floor(w * scales_w)
+    # CheckMinScale reads inputSize[2], [3] and gradOut dims 2, 3 whatever the layout.
+    rh = 1.0 / scales_h if scales_h > 0 else in_size[2] / g_shape[2]
+    rw = 1.0 / scales_w if scales_w > 0 else in_size[3] / g_shape[3]
+    upsample_path = same or (consistent and rh >= 0.01 and rw >= 0.01)
+
+    def ratio(real, size_in, size_out):
+        if align_corners:
+            return F32(size_in - 1) / F32(size_out - 1) if size_out > 1 else F32(0)
+        return real if real > 0 else F32(size_in) / F32(size_out)
+
+    real_h = F32(1.0 / scales_h) if upsample_path and scales_h > 0 else F32(0)
+    real_w = F32(1.0 / scales_w) if upsample_path and scales_w > 0 else F32(0)
+    r_h, r_w = ratio(real_h, h, out_h), ratio(real_w, w, out_w)
+    if not upsample_path:
+        return r_h, r_w, False, False
+    ident_w = abs(float(r_w) - 1.0) < 1e-6
+    ident_h = abs(float(r_h) - 1.0) < 1e-6 and not ident_w
+    return r_h, r_w, ident_h, ident_w
 
 
-def interpolation_matrix(out_size: int, in_size: int, align_corners: bool, scale: float | None) -> np.ndarray:
-    """M[i, y]: weight of gradOut index i on input index y along one axis."""
+def interpolation_matrix(out_size: int, in_size: int, align_corners: bool, ratio, identity=False) -> np.ndarray:
+    """M[i, y]: weight of gradOut index i on input index y along one axis, positions in
+    float32 as the kernel computes them; a source beyond the last index is dropped."""
+    m = np.zeros((out_size, in_size))
+    r = F32(ratio)
+    for i in range(out_size):
+        if identity:
+            if i < in_size:
+                m[i, i] = 1.0
+            continue
+        c = F32(i) * r if align_corners else (F32(i) + F32(0.5)) * r - F32(0.5)
+        if not align_corners and not c > 0:
+            c = F32(0)
+        f = np.floor(c)
+        if not f <= in_size - 1:
+            continue
+        lo = int(f)
+        if lo == in_size - 1:
+            m[i, lo] += 1.0
+            continue
+        lam = F32(c - f)
+        m[i, lo] += float(F32(1) - lam)
+        m[i, lo + 1] += float(lam)
+    return m
+
+
+def upsample_bilinear2d_backward(
+    grad_nchw: np.ndarray,
+    in_hw: tuple[int, int],
+    align_corners: bool,
+    scales_h: float,
+    scales_w: float,
+    nhwc: bool = False,
+) -> np.ndarray:
+    """Reference gradient of the forward input, NCHW, float64 sums of CANN's float32 weights.
+    nhwc: the operator ran in NHWC (CANN reads some sizes in that layout)."""
+    g = np.asarray(grad_nchw, dtype=np.float64)
+    n, c, out_h, out_w = g.shape
+    h, w = in_hw
+    if nhwc:
+        r_h, r_w, id_h, id_w = cann_upsample_ratios((n, out_h, out_w, c), (n, h, w, c), align_corners, scales_h,
+                                                    scales_w, nhwc=True)  # fmt: skip
+    else:
+        r_h, r_w, id_h, id_w = cann_upsample_ratios((n, c, out_h, out_w), (n, c, h, w), align_corners, scales_h,
+                                                    scales_w)  # fmt: skip
+    mh = interpolation_matrix(out_h, h, align_corners, r_h, id_h)
+    mw = interpolation_matrix(out_w, w, align_corners, r_w, id_w)
+    return np.einsum("ncij,iy,jx->ncyx", g, mh, mw, optimize=True)
+
+
+def torch_interpolation_matrix(out_size: int, in_size: int, align_corners: bool, scale) -> np.ndarray:
+    """PyTorch's rule (float64, clamped at the last index), for the cases CANN agrees with it."""
     if align_corners:
         r = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
     elif scale is not None and scale > 0:
@@ -44,61 +119,87 @@ def interpolation_matrix(out_size: int, in_size: int, align_corners: bool, scale
     return m
 
 
-def upsample_bilinear2d_backward(
-    grad_nchw: np.ndarray, in_hw: tuple[int, int], align_corners: bool, scales_h: float, scales_w: float
-) -> np.ndarray:
-    """Reference gradient of the forward input, NCHW, float64."""
-    g = np.asarray(grad_nchw, dtype=np.float64)
-    out_h, out_w = g.shape[2:]
-    h, w = in_hw
-    usable = scales_usable(h, w, out_h, out_w, scales_h, scales_w)
-    mh = interpolation_matrix(out_h, h, align_corners, scales_h if usable else None)
-    mw = interpolation_matrix(out_w, w, align_corners, scales_w if usable else None)
-    return np.einsum("ncij,iy,jx->ncyx", g, mh, mw, optimize=True)
-
-
 # ---- roi_align_v2_backward ----------------------------------------------------
+#
+# A float32 model of CANN's kernels, written from their source: the 910B TBE
+# kernel (opp/built-in/op_impl/ai_core/tbe/impl/dynamic/roi_align_grad.py in
+# CANN 8.1.RC1) and Ascend950's SIMT kernel
+# (objdetect/roi_align_grad/op_kernel/arch35/roi_align_grad_simt.h in ops-cv).
 
 
-def _box_geometry(box, spatial_scale, pooled_h, pooled_w, sampling_ratio, aligned, batch):
-    """(b, y1, x1, bin_h, bin_w, sH, sW) or None when the box contributes nothing."""
-    box = np.asarray(box, dtype=np.float64)
-    if not np.isfinite(box[0]):
+def _int32_cast(v: int) -> int:
+    """C's (int32_t) of an int64 (two's complement wrap), as the tiling casts samplingRatio."""
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
+def _ceil_int32(v) -> int:
+    v = float(v)
+    if v != v:
+        return 0
+    return int(min(max(math.ceil(v), -(2**31)), 2**31 - 1))
+
+
+def cann_roi_axis(start, end, pooled, ratio, aligned, soc950):
+    """(start, bin, grid, count, norm) of one box axis in float32, as the kernel has it."""
+    length = F32(end) - F32(start)
+    if not aligned and length < 1:
+        length = F32(1)
+    ratio32 = _int32_cast(ratio)
+    if soc950:
+        bin_ = length / F32(pooled)
+        count = ratio32 if ratio32 > 0 else max(_ceil_int32(length / F32(pooled)), 1)
+        return F32(start), bin_, None, count, F32(1) / F32(count)
+    bin_ = length * (F32(1) / F32(pooled))
+    if ratio32 > 0:
+        count, grid = ratio32, bin_ * (F32(1) / F32(ratio))
+    else:
+        count = _ceil_int32(bin_)
+        grid = bin_ / F32(count) if count else F32(np.nan)
+    return F32(start), bin_, grid, count, F32(1) / F32(count) if count else F32(0)
+
+
+def cann_roi_geometry(box, scale, pooled_h, pooled_w, ratio, aligned, batch, soc950=False):
+    """(image, y axis, x axis) of a box, or None when it contributes nothing."""
+    box = np.asarray(box, dtype=np.float32)
+    image = (
+        math.trunc(float(box[0]))
+        if soc950 and np.isfinite(box[0])
+        else (math.floor(float(box[0])) if np.isfinite(box[0]) else -1)
+    )
+    if not 0 <= image < batch:
         return None
-    b = math.floor(box[0])
-    if b < 0 or b >= batch:
+    x1, y1, x2, y2 = (v * F32(scale) for v in box[1:])
+    if aligned:
+        x1, y1, x2, y2 = (v - F32(0.5) for v in (x1, y1, x2, y2))
+    ay = cann_roi_axis(y1, y2, pooled_h, ratio, aligned, soc950)
+    ax = cann_roi_axis(x1, x2, pooled_w, ratio, aligned, soc950)
+    if not all(np.isfinite([x1, y1, ay[1], ax[1]])) or ay[3] <= 0 or ax[3] <= 0:
         return None
-    off = 0.5 if aligned else 0.0
-    x1, y1, x2, y2 = (float(v) * spatial_scale - off for v in box[1:])
-    w, h = x2 - x1, y2 - y1
-    if not aligned:
-        w, h = max(w, 1.0), max(h, 1.0)
-    bin_h, bin_w = h / pooled_h, w / pooled_w
-    if not all(np.isfinite([x1, y1, bin_h, bin_w])):
-        return None
-    s_h = sampling_ratio if sampling_ratio > 0 else math.ceil(bin_h)
-    s_w = sampling_ratio if sampling_ratio > 0 else math.ceil(bin_w)
-    if s_h <= 0 or s_w <= 0:
-        return None
-    return b, y1, x1, bin_h, bin_w, s_h, s_w
+    return image, ay, ax
 
 
-def _contributing_boxes(g_all, boxes, input_shape, spatial_scale, sampling_ratio, aligned):
-    """(k, geometry) of every box that contributes."""
-    k_count, _, pooled_h, pooled_w = g_all.shape
-    for k in range(k_count):
-        geo = _box_geometry(boxes[k], spatial_scale, pooled_h, pooled_w, sampling_ratio, aligned, input_shape[0])
-        if geo is not None:
-            yield k, geo
+def cann_roi_samples(axis, pooled, soc950):
+    """Positions of every sample, shape (pooled, count), float32."""
+    start, bin_, grid, count, _ = axis
+    p = np.arange(pooled, dtype=np.float32)[:, None]
+    i = np.arange(count, dtype=np.float32)[None, :]
+    if soc950:
+        return (start + p * bin_) + (i + F32(0.5)) * bin_ / F32(count)
+    k = np.arange(pooled, dtype=np.int64)[:, None] * count + np.arange(count, dtype=np.int64)[None, :]
+    return (k.astype(np.float32) + F32(0.5)) * grid + start
 
 
-def _clamp_axis(v: np.ndarray, n: int):
-    """Spec's per-axis rule: validity, then lo, hi and fraction."""
-    valid = (v >= -1.0) & (v <= n)
-    v = np.clip(v, 0, n - 1)
-    lo = np.floor(v).astype(np.int64)
-    hi = np.minimum(lo + 1, n - 1)
-    return valid, lo, hi, v - lo
+def cann_roi_pixels(t, n):
+    """valid, lo, hi, weight of lo, weight of hi (float32) for sample positions t along an axis of n."""
+    valid = (t >= -1) & (t <= n)
+    x = np.maximum(np.where(valid, t, 0), F32(0)).astype(np.float32)
+    lo = np.floor(x).astype(np.int64)
+    last = lo >= n - 1
+    lo = np.where(last, n - 1, lo)
+    hi = np.where(last, n - 1, lo + 1)
+    frac = np.where(last, F32(0), x - lo.astype(np.float32)).astype(np.float32)
+    return valid, lo, hi, (F32(1) - frac), frac
 
 
 def roi_align_backward(
@@ -108,51 +209,66 @@ def roi_align_backward(
     spatial_scale: float,
     sampling_ratio: int,
     aligned: bool,
+    soc950: bool = False,
 ) -> np.ndarray:
-    """Direct reference: each sample scatters g/(sH*sW) to its four targets."""
+    """Direct model: each sample scatters g * wy * wx to its four targets (float32 geometry and
+    per-axis weights, each scaled by 1/count on its axis; sums in float64)."""
     g_all = np.asarray(grad_output, dtype=np.float64)
-    _, _, pooled_h, pooled_w = g_all.shape
+    k_count, _, pooled_h, pooled_w = g_all.shape
     _, _, h, w = input_shape
     out = np.zeros(input_shape)
-    for k, (b, y1, x1, bin_h, bin_w, s_h, s_w) in _contributing_boxes(g_all, boxes, input_shape, spatial_scale,
-                                                                      sampling_ratio, aligned):  # fmt: skip
-        ph, pw, iy, ix = np.meshgrid(
-            np.arange(pooled_h), np.arange(pooled_w), np.arange(s_h), np.arange(s_w), indexing="ij"
-        )
-        y = y1 + ph * bin_h + (iy + 0.5) * bin_h / s_h
-        x = x1 + pw * bin_w + (ix + 0.5) * bin_w / s_w
-        vy, yl, yh, ly = _clamp_axis(y.ravel(), h)
-        vx, xl, xh, lx = _clamp_axis(x.ravel(), w)
-        keep = vy & vx
-        gk = g_all[k][:, ph.ravel()[keep], pw.ravel()[keep]] / (s_h * s_w)  # (C, samples)
-        yl, yh, ly, xl, xh, lx = (a[keep] for a in (yl, yh, ly, xl, xh, lx))
+    for k in range(k_count):
+        geo = cann_roi_geometry(boxes[k], spatial_scale, pooled_h, pooled_w, sampling_ratio, aligned,
+                                input_shape[0], soc950)  # fmt: skip
+        if geo is None:
+            continue
+        b, ay, ax = geo
+        vy, yl, yh, wyl, wyh = cann_roi_pixels(cann_roi_samples(ay, pooled_h, soc950), h)
+        vx, xl, xh, wxl, wxh = cann_roi_pixels(cann_roi_samples(ax, pooled_w, soc950), w)
+        wyl, wyh = (wyl * ay[4]).astype(np.float64) * vy, (wyh * ay[4]).astype(np.float64) * vy
+        wxl, wxh = (wxl * ax[4]).astype(np.float64) * vx, (wxh * ax[4]).astype(np.float64) * vx
         plane = out[b]
-        for yy, xx, wgt in ((yl, xl, (1 - ly) * (1 - lx)), (yl, xh, (1 - ly) * lx), (yh, xl, ly * (1 - lx)),
-                            (yh, xh, ly * lx)):  # fmt: skip
-            np.add.at(plane, (slice(None), yy, xx), gk * wgt)
+        # (ph, iy, pw, ix) grids of the four targets.
+        for yy, wy in ((yl, wyl), (yh, wyh)):
+            for xx, wx in ((xl, wxl), (xh, wxh)):
+                wgt = wy[:, :, None, None] * wx[None, None, :, :]
+                gk = g_all[k][:, :, None, :, None] * wgt[None]  # (C, PH, sH, PW, sW)
+                yi = np.broadcast_to(yy[:, :, None, None], wgt.shape)
+                xi = np.broadcast_to(xx[None, None, :, :], wgt.shape)
+                np.add.at(plane, (slice(None), yi.ravel(), xi.ravel()), gk.reshape(gk.shape[0], -1))
     return out
 
 
-def roi_axis_weights(start: float, bin_size: float, samples: int, n: int) -> np.ndarray:
-    """Summed weights of one bin's samples along one axis, by explicit enumeration."""
+def roi_axis_weights(start: float, step: float, samples: int, n: int, norm: float) -> np.ndarray:
+    """Summed weights of one bin's samples along one axis, by explicit enumeration in float64
+    (for sample counts too large for the float32 model)."""
     m = np.arange(samples, dtype=np.float64)
-    v = start + (m + 0.5) * bin_size / samples
-    valid, lo, hi, f = _clamp_axis(v, n)
-    return np.bincount(lo[valid], 1 - f[valid], minlength=n) + np.bincount(hi[valid], f[valid], minlength=n)
+    v = start + (m + 0.5) * step
+    valid = (v >= -1.0) & (v <= n)
+    v = np.clip(v, 0, n - 1)
+    lo = np.floor(v).astype(np.int64)
+    hi = np.minimum(lo + 1, n - 1)
+    f = v - lo
+    return (np.bincount(lo[valid], 1 - f[valid], minlength=n) + np.bincount(hi[valid], f[valid], minlength=n)) * norm
 
 
 def roi_align_backward_separable(grad_output, boxes, input_shape, spatial_scale, sampling_ratio, aligned):
-    """Reference for huge sample counts: per-axis enumeration (valid because the
-    spec's weight and validity rule are products of a y part and an x part)."""
+    """Reference for huge sample counts: CANN's float32 geometry, per-axis enumeration in float64
+    (the weight and validity rule are products of a y part and an x part)."""
     g_all = np.asarray(grad_output, dtype=np.float64)
     _, _, pooled_h, pooled_w = g_all.shape
     _, _, h, w = input_shape
     out = np.zeros(input_shape)
-    for k, (b, y1, x1, bin_h, bin_w, s_h, s_w) in _contributing_boxes(g_all, boxes, input_shape, spatial_scale,
-                                                                      sampling_ratio, aligned):  # fmt: skip
-        ay = np.stack([roi_axis_weights(y1 + p * bin_h, bin_h, s_h, h) for p in range(pooled_h)]) / s_h
-        ax = np.stack([roi_axis_weights(x1 + p * bin_w, bin_w, s_w, w) for p in range(pooled_w)]) / s_w
-        out[b] += np.einsum("cpq,py,qx->cyx", g_all[k], ay, ax)
+    for k in range(g_all.shape[0]):
+        geo = cann_roi_geometry(boxes[k], spatial_scale, pooled_h, pooled_w, sampling_ratio, aligned, input_shape[0])
+        if geo is None:
+            continue
+        b, (sy, _, gy, cy, ny), (sx, _, gx, cx, nx) = geo
+        ay = np.stack([roi_axis_weights(float(sy) + float(gy) * p * cy, float(gy), cy, h, float(ny))
+                       for p in range(pooled_h)])  # fmt: skip
+        axx = np.stack([roi_axis_weights(float(sx) + float(gx) * p * cx, float(gx), cx, w, float(nx))
+                        for p in range(pooled_w)])  # fmt: skip
+        out[b] += np.einsum("cpq,py,qx->cyx", g_all[k], ay, axx)
     return out
 
 

@@ -47,7 +47,9 @@ int main(void) {
     aclIntArray *os = aclCreateIntArray(osize, 2), *is = aclCreateIntArray(out_shape, 4);
     uint64_t ws; aclOpExecutor *ex;
     int st = aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(g, os, is, false, 0, 0, o, &ws, &ex);
-    if (st == 0) st = aclnnUpsampleBilinear2dBackwardV2(NULL, ws, ex, NULL);
+    void *wsp = NULL;
+    if (st == 0 && ws > 0) st = aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST);
+    if (st == 0) st = aclnnUpsampleBilinear2dBackwardV2(wsp, ws, ex, NULL);
     if (st != 0) { printf("launch failed: %d %s\n", st, aclGetRecentErrMsg()); return 3; }
     /* bug 2: no aclrtSynchronizeStream before reading the result */
     float result[4];

@@ -150,13 +150,23 @@ def test_fork_while_another_thread_runs_operators(tmp_path):
     assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr
 
 
+_WORKSPACE = {}  # one workspace buffer for the executors below, kept to the end
+
+
+def _workspace(nbytes):
+    if _WORKSPACE.get("buf") is None or _WORKSPACE["buf"].nbytes < nbytes:
+        _WORKSPACE["buf"] = aclnn_emu.DeviceBuffer(nbytes)
+    return _WORKSPACE["buf"]
+
+
 def _upsample_executor(grad, out):
     grad_t = aclnn_emu.Tensor(grad, format="NCHW")
     out_t = aclnn_emu.Tensor(out, format="NCHW")
     with aclnn_emu.IntArray([4, 4]) as osize, aclnn_emu.IntArray([1, 1, 2, 2]) as isize:
-        _, ex = aclnn_emu.upsample_bilinear2d_backward_v2_get_workspace_size(
+        ws, ex = aclnn_emu.upsample_bilinear2d_backward_v2_get_workspace_size(
             grad_t, osize, isize, False, 0.0, 0.0, out_t
         )
+    _workspace(ws)
     return ex, (grad_t, out_t)
 
 
@@ -164,18 +174,20 @@ def test_failed_phase_two_releases_the_python_executor_too():
     grad = np.ones((1, 1, 4, 4), np.float32)
     out = np.zeros((1, 1, 2, 2), np.float32)
     aclnn_emu.ensure_device()
+    _upsample_executor(grad, out)  # the shared workspace exists before counting
+    gc.collect()
     live = lib.aclnnEmuLiveHandles()
     for _ in range(200):
         ex, keep = _upsample_executor(grad, out)
         ex.set_output_address(0, grad.ctypes.data)  # out now overlaps gradOut: phase two refuses it
         with pytest.raises(aclnn_emu.ParamInvalidError, match="overlaps"):
-            ex.run()
+            ex.run(_workspace(0))
         assert ex.closed  # the library released it; Python must not destroy it again
         del ex
         gc.collect()
         # A new executor (often at the freed address) is untouched by the old object's finaliser.
         good, keep2 = _upsample_executor(grad, out)
-        good.run()
+        good.run(_workspace(0))
         aclnn_emu.synchronize_device()
         for t in keep + keep2:
             t.close()
@@ -189,10 +201,10 @@ def test_repeatable_executor_survives_a_failed_run():
     ex.set_repeatable()
     ex.set_output_address(0, grad.ctypes.data)
     with pytest.raises(aclnn_emu.ParamInvalidError):
-        ex.run()
+        ex.run(_workspace(0))
     assert not ex.closed
     ex.set_output_address(0, out.ctypes.data)
-    ex.run()
+    ex.run(_workspace(0))
     aclnn_emu.synchronize_device()
     assert out.sum() == pytest.approx(16.0)
     ex.close()

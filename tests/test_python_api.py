@@ -51,12 +51,13 @@ def test_exception_classes_from_real_calls():
         aclnn_emu.IntArray((6, 6)) as osz,
         aclnn_emu.IntArray((1, 1, 3, 3)) as isz,
     ):
-        _, ex = aclnn_emu.upsample_bilinear2d_backward_v2_get_workspace_size(tg, osz, isz, True, 0, 0, to)
+        ws, ex = aclnn_emu.upsample_bilinear2d_backward_v2_get_workspace_size(tg, osz, isz, True, 0, 0, to)
+        workspace = aclnn_emu.DeviceBuffer(ws)
         caught = []
 
         def other_thread():
             try:
-                ex.run()
+                ex.run(workspace)
             except aclnn_emu.AclnnError as err:
                 caught.append(err)
 
@@ -102,6 +103,7 @@ def test_handles_raise_after_close():
 
 
 def test_buffer_memory_outlives_close_while_viewed():
+    gc.collect()  # buffers other tests dropped go now, not in the middle of the count
     b = aclnn_emu.DeviceBuffer(64)
     view = b.numpy(np.float32)
     view[:] = 3.0

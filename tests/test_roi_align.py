@@ -1,6 +1,8 @@
 """aclnnRoiAlignV2Backward against the float64 reference, torchvision, and its checks."""
 
+import math
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -120,9 +122,11 @@ def test_huge_boxes_and_ratios_take_bounded_time():
     g = np.ones((2, 4, 7, 7), np.float32)
     t0 = time.perf_counter()
     adaptive = run(g, boxes, (1, 4, 32, 32), 1.0, 0, False)
-    fixed = run(g, boxes, (1, 4, 32, 32), 1.0, 2**62, True)
+    with pytest.warns(aclnn_emu.AclnnWarning, match="above INT32_MAX; CANN's tiling casts it to int32"):
+        fixed = run(g, boxes, (1, 4, 32, 32), 1.0, 2**62, True)
+    fixed2 = run(g, boxes, (1, 4, 32, 32), 1.0, 2**31 - 1, True)  # the largest count CANN takes as given
     assert time.perf_counter() - t0 < 5.0
-    assert np.all(np.isfinite(adaptive)) and np.all(np.isfinite(fixed))
+    assert np.all(np.isfinite(adaptive)) and np.all(np.isfinite(fixed)) and np.all(np.isfinite(fixed2))
     # The second box alone is well inside: the first contributes the rest, never more than its grads.
     assert adaptive.sum() <= g.sum() + 1e-3
 
@@ -236,7 +240,6 @@ OK = (f32(3, 4, 2, 2), f32(3, 5), (2, 4, 8, 8), f32(2, 4, 8, 8))
         ({3: f32(1, 4, 8, 8)}, "gradInput.shape[0] must equal inputShape[0] (2), got 1"),
         ({"ratio": -1}, "samplingRatio must be >= 0, got -1"),
         ({"scale": 0.0}, "spatialScale must be > 0"),
-        ({"scale": float("nan")}, "spatialScale must be > 0"),
         ({"scale": 1e-40}, "spatialScale must be > 0"),
     ],
 )
@@ -282,3 +285,135 @@ def test_null_arguments(which):
         assert st == ParamNullptrError.codes[0]
         msg = aclnn_emu.errors.recent_error_message()
         assert msg == f"aclnnRoiAlignV2BackwardGetWorkspaceSize: {names[which]} is NULL"
+
+
+# ---- fidelity to CANN's kernels (fidelity.md rules 1-4) -----------------------
+
+
+@pytest.mark.parametrize("width, pooled", [(21, 7), (42, 7), (49, 7), (77, 7), (42, 14), (84, 14), (98, 14), (154, 14)])
+def test_adaptive_count_is_cann_910b(width, pooled):
+    # width * fl(1/pooled) lands just above an integer: CANN's 910B takes one more sample than torchvision.
+    boxes = np.array([[0, 0, 0, width, width]], np.float32)
+    g = np.random.default_rng(width).standard_normal((1, 2, pooled, pooled)).astype(np.float32)
+    got = run(g, boxes, (1, 2, 160, 160), 1.0, 0, False)
+    ref = roi_align_backward(g, boxes, (1, 2, 160, 160), 1.0, 0, False)
+    assert rel_err(got, ref) <= 1e-5
+    bin_ = np.float32(width) * (np.float32(1) / np.float32(pooled))
+    assert math.ceil(float(bin_)) == width // pooled + 1  # the extra sample the test is about
+    # torchvision's count (width / pooled exactly) gives a different result.
+    tv = roi_align_backward_with_count(g, boxes, (1, 2, 160, 160), width // pooled)
+    assert rel_err(tv, ref) > 1e-3
+
+
+def roi_align_backward_with_count(g, boxes, shape, count):
+    return roi_align_backward(g, boxes, shape, 1.0, count, False)
+
+
+def test_scale_one_third_float32_geometry():
+    # fl(1/3) * 63 rounds in float32 to just above 21: geometry in double would differ.
+    scale = float(np.float32(1.0) / np.float32(3.0))
+    boxes = np.array([[0, 0, 0, 63, 63], [0, 3, 6, 66, 69]], np.float32)
+    g = np.random.default_rng(3).standard_normal((2, 3, 7, 7)).astype(np.float32)
+    got = run(g, boxes, (1, 3, 32, 32), scale, 0, False)
+    assert rel_err(got, roi_align_backward(g, boxes, (1, 3, 32, 32), scale, 0, False)) <= 1e-5
+
+
+@pytest.mark.parametrize("case", range(300))
+def test_random_against_cann_model(case):
+    rng = np.random.default_rng(50_000 + case)
+    b, c = int(rng.integers(1, 3)), int(rng.integers(1, 4))
+    h, w = int(rng.integers(4, 40)), int(rng.integers(4, 40))
+    ph, pw = int(rng.integers(1, 8)), int(rng.integers(1, 8))
+    k = int(rng.integers(1, 6))
+    scale = float(rng.choice([1.0, 0.5, 0.25, 1 / 3, 0.3, 1 / 7, 0.0625, 2.0]))
+    ratio = int(rng.choice([0, 0, 0, 1, 2, 3]))
+    aligned = bool(rng.integers(0, 2))
+    boxes = random_boxes(rng, k, b, h, w, scale)
+    if case % 4 == 0:  # boxes crossing the map's edges
+        boxes[:, 1:] += rng.uniform(-0.5, 0.5, (k, 4)).astype(np.float32) * np.array([w, h, w, h]) / scale
+    g = rng.standard_normal((k, c, ph, pw)).astype(np.float32)
+    got = run(g, boxes, (b, c, h, w), scale, ratio, aligned)
+    ref = roi_align_backward(g, boxes, (b, c, h, w), scale, ratio, aligned)
+    assert rel_err(got, ref) <= 1e-5
+
+
+@pytest.mark.parametrize("soc950", [False, True], ids=["Ascend910B1", "Ascend950"])
+def test_soc_adaptive_rule_in_a_fresh_process(soc950, tmp_path):
+    # The SoC is fixed at aclInit: each runs in its own interpreter.
+    script = tmp_path / "soc.py"
+    script.write_text(
+        "import sys, numpy as np, aclnn_emu as ae\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "from reference import roi_align_backward, rel_err\n"
+        f"ae.set_soc({'Ascend950' if soc950 else 'Ascend910B1'!r})\n"
+        "boxes = np.array([[0, 0, 0, 21, 21], [0.7, 2, 3, 30, 29]], np.float32)\n"
+        "g = np.random.default_rng(1).standard_normal((2, 2, 7, 7)).astype(np.float32)\n"
+        "got = ae.roi_align_v2_backward(g, boxes, (1, 2, 40, 40), sampling_ratio=0)\n"
+        f"ref = roi_align_backward(g, boxes, (1, 2, 40, 40), 1.0, 0, False, soc950={soc950})\n"
+        "other = roi_align_backward(g, boxes, (1, 2, 40, 40), 1.0, 0, False, soc950=" + str(not soc950) + ")\n"
+        "print(ae.soc_name(), rel_err(got, ref), rel_err(got, other))\n"
+    )
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, str(script), str(Path(__file__).parent)], capture_output=True, text=True,
+                       timeout=120)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    name, err, other = r.stdout.split()
+    assert name == ("Ascend950" if soc950 else "Ascend910B1")
+    assert float(err) <= 1e-5 and float(other) > 1e-3
+
+
+def test_sampling_ratio_above_int32_max():
+    boxes = np.array([[0, 1, 1, 9, 9]], np.float32)
+    g = np.ones((1, 1, 2, 2), np.float32)
+    ratio = 2**32 + 3  # the int32 cast gives 3 samples, the reciprocal comes from the int64 value
+    with pytest.warns(aclnn_emu.AclnnWarning, match=r"above INT32_MAX; CANN's tiling casts it to int32 \(3 samples"):
+        got = run(g, boxes, (1, 1, 12, 12), 1.0, ratio, False)
+    ref = roi_align_backward(g, boxes, (1, 1, 12, 12), 1.0, ratio, False)
+    assert rel_err(got, ref) <= 1e-5
+
+
+def test_sampling_ratio_above_int32_max_is_an_error_in_strict_mode(strict):
+    with pytest.raises(ParamInvalidError, match=r"samplingRatio 4294967299 is above INT32_MAX.*\(strict mode\)"):
+        run(np.ones((1, 1, 2, 2), np.float32), np.array([[0, 1, 1, 9, 9]], np.float32), (1, 1, 12, 12), 1.0,
+            2**32 + 3, False)  # fmt: skip
+
+
+def test_nan_spatial_scale_warns_and_skips():
+    boxes = np.array([[0, 1, 1, 9, 9]], np.float32)
+    with pytest.warns(aclnn_emu.AclnnWarning) as record:
+        got = run(np.ones((1, 1, 2, 2), np.float32), boxes, (1, 1, 12, 12), float("nan"), 0, False)
+    messages = " ".join(str(w.message) for w in record)
+    assert "spatialScale is NaN; CANN accepts it" in messages and "are skipped" in messages
+    assert not got.any()
+
+
+def test_empty_grad_input_with_boxes_is_cann_inner_nullptr():
+    with pytest.raises(aclnn_emu.InnerError) as e:
+        run(np.ones((1, 1, 2, 2), np.float32), np.array([[0, 1, 1, 5, 5]], np.float32), (1, 1, 0, 8), 1.0, 0, False)
+    assert e.value.status == 561103 and "ROIAlignGrad tiling rejects dims <= 0" in e.value.message
+
+
+def test_empty_grad_output_zero_fills_any_grad_input():
+    out = run(np.ones((0, 2, 2, 2), np.float32), np.zeros((0, 5), np.float32), (1, 2, 4, 4), 1.0, 0, False)
+    assert out.shape == (1, 2, 4, 4) and not out.any()
+
+
+def test_workspace_size_is_reported():
+    with (
+        aclnn_emu.Tensor(np.ones((1, 1, 2, 2), np.float32), format="NCHW") as tg,
+        aclnn_emu.Tensor(np.array([[0, 1, 1, 5, 5]], np.float32)) as tb,
+        aclnn_emu.Tensor(np.zeros((1, 20, 8, 8), np.float32)[:, :1], format="NCHW") as ti,
+        aclnn_emu.IntArray((1, 1, 8, 8)) as shape,
+    ):
+        ws, ex = aclnn_emu.roi_align_v2_backward_get_workspace_size(tg, tb, shape, 2, 2, 1.0, 0, False, ti)
+        ex.close()
+    c1 = 1
+    expect = (
+        math.ceil(1 * c1 * 2 * 2 * 16 * 4 / 512) * 512  # gradOutput in NC1HWC0
+        + math.ceil(1 * c1 * 8 * 8 * 16 * 4 / 512) * 512  # the kernel's NC1HWC0 result
+        + math.ceil(1 * 1 * 8 * 8 * 4 / 512) * 512  # back to NCHW
+        + 1 * 1024  # the kernel's workspace, one core
+    )
+    assert ws == expect

@@ -257,12 +257,22 @@ def _upsample_executor(g, out):
     return ex
 
 
+_WORKSPACES: list = []  # kept to the end: the operators may still use them
+
+
+def _ws(ex):
+    """The workspace phase one asked for (a DeviceBuffer), as a C program allocates it."""
+    buf = aclnn_emu.DeviceBuffer(ex.workspace_size) if ex.workspace_size else None
+    _WORKSPACES.append(buf)
+    return buf
+
+
 def test_executor_single_use_and_errors():
     with aclnn_emu.DeviceBuffer(64) as g, aclnn_emu.DeviceBuffer(64) as out:
         g.copy_from_host(np.ones(4, np.float32))
         ex = _upsample_executor(g, out)
         raw = ex.handle
-        ex.run()
+        ex.run(_ws(ex))
         aclnn_emu.synchronize_device()
         assert out.copy_to_host(np.float32, (1,))[0] == 4.0
         st = lib.aclnnUpsampleBilinear2dBackwardV2(ffi.NULL, 0, raw, ffi.NULL)
@@ -276,7 +286,9 @@ def test_executor_single_use_and_errors():
         assert "was created by aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize" in msg()
         # Invalid stream handle at phase two.
         bogus = ffi.cast("aclrtStream", 0x10)
-        assert lib.aclnnUpsampleBilinear2dBackwardV2(ffi.NULL, 0, ex2.handle, bogus) == E.ACLNN_ERR_RUNTIME_ERROR
+        w = _ws(ex2)
+        st = lib.aclnnUpsampleBilinear2dBackwardV2(w.handle, ex2.workspace_size, ex2.handle, bogus)
+        assert st == E.ACLNN_ERR_RUNTIME_ERROR
         assert "stream" in msg()
         ex2.close()
         with pytest.raises(aclnn_emu.HandleClosedError):
@@ -285,10 +297,28 @@ def test_executor_single_use_and_errors():
 
 def test_workspace_checks():
     with aclnn_emu.DeviceBuffer(64) as g, aclnn_emu.DeviceBuffer(64) as out:
+        # CANN reports a workspace; NULL with that size is its 161001, and the executor is released.
         ex = _upsample_executor(g, out)
-        # Phase one asked for 0 bytes: any workspace (or none) is fine; a larger size too.
-        assert lib.aclnnUpsampleBilinear2dBackwardV2(ffi.NULL, 128, ex.handle, ffi.NULL) == 0
-        ex._cdata = None  # consumed by the call above
+        assert ex.workspace_size > 32 << 20
+        assert lib.aclnnUpsampleBilinear2dBackwardV2(ffi.NULL, ex.workspace_size, ex.handle, ffi.NULL) == (
+            E.ACLNN_ERR_PARAM_NULLPTR
+        )
+        assert "workspace is NULL but phase one asked for" in msg()
+        assert lib.aclDestroyAclOpExecutor(ex.handle) == E.ACLNN_ERR_PARAM_INVALID  # already released
+        ex._cdata = None
+        # Too small: refused (the NPU would write past it), also released.
+        ex = _upsample_executor(g, out)
+        w = _ws(ex)
+        st = lib.aclnnUpsampleBilinear2dBackwardV2(w.handle, ex.workspace_size - 1, ex.handle, ffi.NULL)
+        assert st == E.ACLNN_ERR_PARAM_INVALID and "is smaller than the" in msg()
+        ex._cdata = None
+        # A larger size is fine.
+        ex = _upsample_executor(g, out)
+        big = aclnn_emu.DeviceBuffer(ex.workspace_size + 4096)
+        _WORKSPACES.append(big)
+        assert lib.aclnnUpsampleBilinear2dBackwardV2(big.handle, big.nbytes, ex.handle, ffi.NULL) == 0
+        ex._cdata = None
+        aclnn_emu.synchronize_device()
 
 
 def test_repeatable_executor_and_rebinding():
@@ -302,11 +332,12 @@ def test_repeatable_executor_and_rebinding():
         g2.copy_from_host(np.full(4, 2.0, np.float32))
         ex = _upsample_executor(g1, out)
         ex.set_repeatable()
-        ex.run()
-        ex.run()  # repeatable: runs again
+        w = _ws(ex)
+        ex.run(w)
+        ex.run(w)  # repeatable: runs again
         ex.set_input_address(0, g2)
         ex.set_output_address(0, out2)
-        ex.run()
+        ex.run(w)
         aclnn_emu.synchronize_device()
         assert out.copy_to_host(np.float32, (1,))[0] == 4.0
         assert out2.copy_to_host(np.float32, (1,))[0] == 8.0
@@ -325,7 +356,7 @@ def test_view_past_block_end_is_refused_at_launch():
         with aclnn_emu.IntArray((2, 2)) as osz, aclnn_emu.IntArray((1, 1, 1, 1)) as isz:
             _, ex = aclnn_emu.upsample_bilinear2d_backward_v2_get_workspace_size(tg, osz, isz, False, 0, 0, to)
         with pytest.raises(E.ParamInvalidError, match="gradOut view reaches 4 bytes past the end of its 16-byte block"):
-            ex.run()
+            ex.run(_ws(ex))
         ex.close()
         tg.close()
         to.close()
@@ -340,7 +371,7 @@ def test_tensor_without_data_is_refused_at_launch():
         with aclnn_emu.IntArray((2, 2)) as osz, aclnn_emu.IntArray((1, 1, 1, 1)) as isz:
             _, ex = aclnn_emu.upsample_bilinear2d_backward_v2_get_workspace_size(tg, osz, isz, False, 0, 0, to)
         with pytest.raises(E.ParamNullptrError, match="gradOut has no data"):
-            ex.run()
+            ex.run(_ws(ex))
         ex.close()
         tg.close()
         to.close()

@@ -182,11 +182,14 @@ def test_against_pytorch(i):
     n, c, h, w, oh, ow, align, sh, sw = random_case(rng, i)
     g = rng.standard_normal((n, c, oh, ow)).astype(np.float32)
     ours = run_nchw(g, (h, w), align, sh, sw)
-    from reference import scales_usable
+    from reference import cann_upsample_ratios
 
-    usable = scales_usable(h, w, oh, ow, sh, sw)
+    # PyTorch gets the scales where CANN's kernel uses them (ratio = fl(1/scale)).
+    r_h, r_w, _, _ = cann_upsample_ratios((n, c, oh, ow), (n, c, h, w), align, sh, sw)
+    use_h = sh if sh > 0 and not align and r_h == np.float32(1.0 / sh) else None
+    use_w = sw if sw > 0 and not align and r_w == np.float32(1.0 / sw) else None
     theirs = torch.ops.aten.upsample_bilinear2d_backward(
-        torch.from_numpy(g), [oh, ow], [n, c, h, w], align, sh if usable else None, sw if usable else None
+        torch.from_numpy(g), [oh, ow], [n, c, h, w], align, use_h, use_w
     ).numpy()
     ref = upsample_bilinear2d_backward(g.astype(np.float64), (h, w), align, sh, sw)
     assert rel_err(ours, ref) <= 1e-5
@@ -223,7 +226,10 @@ def f32(*shape):
         ((f32(1, 1, 4, 5), (4, 4), (1, 1, 2, 2), f32(1, 1, 2, 2)), "gradOut shape must be (1,1,4,4)"),
         ((f32(1, 2, 4, 4), (4, 4), (1, 1, 2, 2), f32(1, 1, 2, 2)), "gradOut shape must be (1,1,4,4)"),
         ((f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), f32(1, 1, 2, 3)), "out shape must be (1,1,2,2) (inputSize)"),
-        ((f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), f32(2, 1, 2, 2)), "got (2,1,2,2)"),
+        (
+            (f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), f32(2, 1, 2, 2)),
+            "out.shape[0] must equal gradOut.shape[0] (1), got 2",
+        ),
         (
             (np.zeros((1, 1, 4, 4)), (4, 4), (1, 1, 2, 2), np.zeros((1, 1, 2, 2))),
             "gradOut dtype must be FLOAT, FLOAT16 or BF16, got DOUBLE",
@@ -256,7 +262,8 @@ def test_check_order_rank_before_dtype():
         call(np.zeros((1, 1, 3, 4)), (4, 4), (1, 1, 2, 2), np.zeros((1, 1, 2, 2)))
 
 
-def test_dims_above_int32():
+def test_empty_tensors_return_before_any_other_check():
+    # CANN returns early for empty tensors (workspace 0), even with a huge dim.
     big = 2**31
     t = aclnn_emu.Tensor  # zero-sized tensors with a huge dim are legal and cheap
     with (
@@ -266,8 +273,9 @@ def test_dims_above_int32():
         aclnn_emu.IntArray((4, 4)) as osz,
         aclnn_emu.IntArray((big, 0, 2, 2)) as isz,
     ):
-        with pytest.raises(ParamInvalidError, match="gradOut dim 0 is 2147483648, above INT32_MAX"):
-            aclnn_emu.upsample_bilinear2d_backward_v2_get_workspace_size(tg, osz, isz, False, 0.0, 0.0, to)
+        ws, ex = aclnn_emu.upsample_bilinear2d_backward_v2_get_workspace_size(tg, osz, isz, False, 0.0, 0.0, to)
+        assert ws == 0
+        ex.close()
 
 
 def test_overlapping_output_rejected():
@@ -294,3 +302,144 @@ def test_null_arguments(which):
         )
         assert st == ParamNullptrError.codes[0]
         assert f"{names[which]} is NULL" in aclnn_emu.errors.recent_error_message()
+
+
+# ---- fidelity to CANN's op_api, tiling and kernel (fidelity.md rules 5-9) ----
+
+
+def test_equal_sizes_with_scales_are_not_an_identity():
+    # gradOut's shape equals inputSize: CANN runs the kernel with ratio fl(1/scale), no shortcut.
+    rng = np.random.default_rng(5)
+    g = rng.standard_normal((1, 2, 8, 8)).astype(np.float32)
+    got = run_nchw(g, (8, 8), False, 2.0, 2.0)
+    ref = upsample_bilinear2d_backward(g.astype(np.float64), (8, 8), False, 2.0, 2.0)
+    from reference import interpolation_matrix
+
+    m = interpolation_matrix(8, 8, False, np.float32(0.5))
+    np.testing.assert_allclose(ref, np.einsum("ncij,iy,jx->ncyx", g.astype(np.float64), m, m), rtol=1e-12)
+    assert rel_err(got, ref) <= 1e-6
+    assert not np.allclose(got, g)  # not the identity
+
+
+def test_equal_sizes_scale_half_drops_sources_beyond_the_edge():
+    # Ratio 2 on equal sizes: gradOut rows 4..7 land beyond the last input row and are dropped.
+    g = np.ones((1, 1, 8, 8), np.float32)
+    got = run_nchw(g, (8, 8), False, 0.5, 0.5)
+    assert got.sum() == pytest.approx(16.0)  # 4 x 4 sources kept, each with weight 1
+    assert rel_err(got, upsample_bilinear2d_backward(g.astype(np.float64), (8, 8), False, 0.5, 0.5)) <= 1e-6
+
+
+def test_equal_sizes_without_scales_are_an_identity():
+    g = np.random.default_rng(6).standard_normal((2, 3, 5, 7)).astype(np.float32)
+    np.testing.assert_array_equal(run_nchw(g, (5, 7), False), g)
+    np.testing.assert_array_equal(run_nchw(g, (5, 7), True), g)
+
+
+@pytest.mark.parametrize("tiny", [1e-10, 5e-10, 1e-9])
+def test_tiny_scales_are_scales(tiny):
+    # 0 < |s| <= 1e-9 skips the consistency check; the kernel still uses 1/s, so every source lands
+    # far beyond the last index and is dropped (PyTorch would clamp them onto it).
+    g = np.random.default_rng(7).standard_normal((1, 1, 6, 6)).astype(np.float32)
+    got = run_nchw(g, (3, 3), False, tiny, tiny)
+    ref = upsample_bilinear2d_backward(g.astype(np.float64), (3, 3), False, tiny, tiny)
+    assert rel_err(got, ref) <= 1e-6
+    assert not got.any()
+
+
+def test_scale_near_one_skips_the_w_pass():
+    # |ratio_w - 1| < 1e-6: the kernel copies along W; H is interpolated with its own ratio.
+    g = np.random.default_rng(8).standard_normal((1, 2, 9, 9)).astype(np.float32)
+    s = 1.0 + 2e-7
+    got = run_nchw(g, (9, 9), False, 0.5, s)
+    ref = upsample_bilinear2d_backward(g.astype(np.float64), (9, 9), False, 0.5, s)
+    assert rel_err(got, ref) <= 1e-6
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_equal_sizes_accept_other_dtypes_through_float32(dtype):
+    g = (np.random.default_rng(9).standard_normal((1, 2, 4, 6)) * 100).astype(dtype)
+    got = run_nchw(g, (4, 6), False, 2.0, 2.0)
+    assert got.dtype == np.dtype(dtype)
+    ref32 = upsample_bilinear2d_backward(g.astype(np.float32).astype(np.float64), (4, 6), False, 2.0, 2.0)
+    want = np.trunc(ref32.astype(np.float32)).astype(dtype) if dtype == np.int32 else ref32
+    tol = 0 if dtype == np.int32 else 1e-6
+    assert np.max(np.abs(got.astype(np.float64) - want)) <= tol * max(1.0, np.max(np.abs(want)))
+
+
+def test_other_dtypes_are_refused_when_sizes_differ():
+    with pytest.raises(ParamInvalidError, match="gradOut dtype must be FLOAT, FLOAT16 or BF16, got INT32"):
+        call(np.zeros((1, 1, 4, 4), np.int32), (4, 4), (1, 1, 2, 2), np.zeros((1, 1, 2, 2), np.int32))
+
+
+def test_layout_comes_from_grad_outs_format():
+    # gradOut NHWC with out labelled NCHW: NHWC layout (CANN reads gradOut's storage format).
+    rng = np.random.default_rng(10)
+    g_nchw = rng.standard_normal((1, 3, 8, 6)).astype(np.float32)
+    g = np.ascontiguousarray(g_nchw.transpose(0, 2, 3, 1))
+    out = np.zeros((1, 4, 3, 3), np.float32)  # (N, H, W, C)
+    with (
+        aclnn_emu.Tensor(g, format="NHWC") as tg,
+        aclnn_emu.Tensor(out, format="NCHW") as to,
+        aclnn_emu.IntArray((8, 6)) as osz,
+        aclnn_emu.IntArray((1, 4, 3, 3)) as isz,
+    ):
+        ws, ex = aclnn_emu.upsample_bilinear2d_backward_v2_get_workspace_size(tg, osz, isz, False, 0, 0, to)
+        w = aclnn_emu.DeviceBuffer(ws)
+        ex.run(w)
+        aclnn_emu.synchronize_device()
+    ref = upsample_bilinear2d_backward(g_nchw.astype(np.float64), (4, 3), False, 0, 0, nhwc=True)
+    assert rel_err(out.transpose(0, 3, 1, 2), ref) <= 1e-6
+
+
+def test_grad_out_nd_is_refused():
+    with pytest.raises(ParamInvalidError, match="gradOut format must be NCHW or NHWC, got ND"):
+        call(f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), f32(1, 1, 2, 2), fmt="ND", out_fmt="NCHW")
+
+
+def test_check_order_as_cann():
+    # inputSize's NULL check comes before outputSize's.
+    with aclnn_emu.Tensor(f32(1, 1, 4, 4), format="NCHW") as tg, aclnn_emu.Tensor(f32(1, 1, 2, 2), format="NCHW") as to:
+        ws, ex = aclnn_emu.ffi.new("uint64_t *"), aclnn_emu.ffi.new("aclOpExecutor **")
+        st = aclnn_emu.lib.aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
+            tg.handle, aclnn_emu.ffi.NULL, aclnn_emu.ffi.NULL, False, 0, 0, to.handle, ws, ex
+        )
+        assert st == 161001 and "inputSize is NULL" in aclnn_emu.errors.recent_error_message()
+    # The dtype check comes before the out H/W check.
+    with pytest.raises(ParamInvalidError, match="gradOut dtype must be"):
+        call(np.zeros((1, 1, 4, 4)), (4, 4), (1, 1, 2, 2), np.zeros((1, 1, 3, 3)))
+    # The empty-tensor return comes before the out H/W check.
+    ws, ex = call(f32(0, 1, 4, 4), (4, 4), (0, 1, 2, 2), f32(0, 1, 3, 3))
+    assert ws == 0
+    ex.close()
+
+
+def test_workspace_is_reported_and_required():
+    ws, ex = call(f32(1, 1, 4, 4), (4, 4), (1, 1, 2, 2), f32(1, 1, 2, 2))
+    # The tiling's fixed 32 MiB, its intermediate (N*C*outH*W*8 bytes) and weight matrices, the FLOAT result.
+    assert ws > 32 << 20
+    with pytest.raises(aclnn_emu.ParamNullptrError, match="workspace is NULL but phase one asked for"):
+        ex.run()
+    assert ex.closed  # CANN releases the executor
+
+
+def test_ascend950_branches_in_a_fresh_process(tmp_path):
+    script = tmp_path / "soc950.py"
+    script.write_text(
+        "import warnings, numpy as np, aclnn_emu as ae\n"
+        "ae.set_soc('Ascend950')\n"
+        "try:\n"
+        "    ae.upsample_bilinear2d_backward_v2(np.ones((1, 1, 4, 4), np.float32), (4, 4), (1, 1, 2, 2))\n"
+        "except ae.ParamInvalidError as e:\n"
+        "    print('refused', e.status, 'support for Ascend950 is not implemented' in e.message)\n"
+        "out = np.full((1, 1, 2, 2), 7.0, np.float32)\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always')\n"
+        "    ae.upsample_bilinear2d_backward_v2(np.ones((1, 1, 2, 2), np.float32), (2, 2), (1, 1, 2, 2), out=out)\n"
+        "print('untouched', bool((out == 7.0).all()), any('launches no kernel' in str(x.message) for x in w))\n"
+    )
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "refused 161002 True" in r.stdout and "untouched True True" in r.stdout

@@ -63,6 +63,10 @@ ALWAYS = [
     ("executor_reuse", "second launch", 161002, "was already used up or destroyed"),
     ("null_executor", "launch", 161001, "executor is NULL"),
     ("stale_tensor", "aclDestroyTensor", 161002, "was already destroyed (stale handle)"),
+    # A port that never allocates the workspace phase one reported: CANN's CommonOpExecutorRun status.
+    ("null_workspace", "launch", 161001, "workspace is NULL but phase one asked for"),
+    # Too small: CANN does not check it (the NPU would write past it); refused here.
+    ("small_workspace", "launch", 161002, "is smaller than the"),
 ]
 
 
@@ -96,6 +100,12 @@ def test_info_log_lines(tmp_path):
     env = dict(os.environ, ASCEND_GLOBAL_LOG_LEVEL="1", ASCEND_SLOG_PRINT_TO_STDOUT="1")
     out = subprocess.run([str(exe)], capture_output=True, text=True, env=env).stdout
     assert re.search(r"\[INFO\] aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize gradOut=f32\(1,1,6,6\) "
-                     r"out=f32\(1,1,3,3\) alignCorners=1 .* -> 0 \(ws=0\)", out)  # fmt: skip
+                     r"out=f32\(1,1,3,3\) alignCorners=1 .* -> 0 \(ws=[1-9][0-9]*\)", out)  # fmt: skip
     assert re.search(r"\[INFO\] aclnnRoiAlignV2Backward kernel done in [0-9.]+ ms", out)
     assert "[INFO] aclrtMalloc size=" in out and "[INFO] aclrtSetDevice deviceId=0 -> 0" in out
+
+
+def test_null_workspace_releases_the_executor(misuse):
+    results, out, _ = misuse("null_workspace", strict=False)
+    assert "workspace size > 0: 1" in out
+    assert results["reuse"][0] == 161002 and "already used up or destroyed" in results["reuse"][1]

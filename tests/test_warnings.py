@@ -35,6 +35,15 @@ def _malloc(nbytes):
     return out[0]
 
 
+_WORKSPACE = {"ptr": ffi.NULL, "size": 0}
+
+
+def _malloc_raw(nbytes):
+    out = ffi.new("void **")
+    check(lib.aclrtMalloc(out, nbytes, 0), "aclrtMalloc")
+    return out[0]
+
+
 def _tensor(shape, data):
     t = lib.aclCreateTensor(shape, len(shape), lib.ACL_FLOAT, ffi.NULL, 0, lib.ACL_FORMAT_NCHW, shape, len(shape), data)
     assert t != ffi.NULL
@@ -47,7 +56,9 @@ def _upsample_launch(grad, out):
     a, b = lib.aclCreateIntArray([4, 4], 2), lib.aclCreateIntArray([1, 1, 2, 2], 4)
     ws, ex = ffi.new("uint64_t *"), ffi.new("aclOpExecutor **")
     check(lib.aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(g, a, b, False, 0, 0, o, ws, ex), "phase one")
-    status = lib.aclnnUpsampleBilinear2dBackwardV2(ffi.NULL, 0, ex[0], ffi.NULL)
+    if _WORKSPACE["size"] < ws[0]:  # allocated once, as a program keeps its workspace
+        _WORKSPACE["ptr"], _WORKSPACE["size"] = _malloc_raw(ws[0]), ws[0]
+    status = lib.aclnnUpsampleBilinear2dBackwardV2(_WORKSPACE["ptr"], ws[0], ex[0], ffi.NULL)
     for t in (g, o):
         lib.aclDestroyTensor(t)
     lib.aclDestroyIntArray(a)

@@ -189,6 +189,12 @@ ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t val
 /** Process-wide variant of aclrtCtxGetSysParamOpt. */
 ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
 
+/**
+ * The emulated AI processor, e.g. "Ascend910B1" (ACLNN_EMU_SOC chooses it).
+ * @returns a string owned by the library, never NULL.
+ */
+ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,15 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuSetOption(const char *name, int64_t value);
 ACL_FUNC_VISIBILITY aclError aclnnEmuGetOption(const char *name, int64_t *value);
 
 /**
+ * Chooses the emulated SoC by name (as ACLNN_EMU_SOC does): "Ascend910B1"
+ * (the default) to "Ascend910B4", "Ascend910_9391", "Ascend910_9392",
+ * "Ascend950"; case-insensitive. Checks, dtype lists, kernels and workspace
+ * sizes follow that SoC's branch of CANN's source; aclrtGetSocName reports it.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for an unknown name, or after aclInit.
+ */
+ACL_FUNC_VISIBILITY aclError aclnnEmuSetSoc(const char *name);
+
+/**
  * Writes the diagnostics report (APIs called, operators run with times,
  * warnings, live resources) into buf as NUL-terminated text.
  * @returns the length the full report needs, excluding the NUL (like snprintf).

@@ -42,6 +42,8 @@ from .runtime import (
     get_option,
     report,
     set_option,
+    set_soc,
+    soc_name,
     synchronize_device,
 )
 
@@ -78,6 +80,8 @@ __all__ = [
     "roi_align_v2_backward",
     "roi_align_v2_backward_get_workspace_size",
     "set_option",
+    "set_soc",
+    "soc_name",
     "synchronize_device",
     "upsample_bilinear2d_backward_v2",
     "upsample_bilinear2d_backward_v2_get_workspace_size",

@@ -109,6 +109,7 @@ aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value);
 aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
 aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value);
 aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+const char *aclrtGetSocName(void);
 
 /* aclnn/acl_meta.h */
 typedef struct aclOpExecutor aclOpExecutor;
@@ -152,6 +153,7 @@ aclnnStatus aclnnFinalize(void);
 const char *aclnnEmuVersion(void);
 aclError aclnnEmuSetOption(const char *name, int64_t value);
 aclError aclnnEmuGetOption(const char *name, int64_t *value);
+aclError aclnnEmuSetSoc(const char *name);
 size_t aclnnEmuReport(char *buf, size_t cap);
 uint64_t aclnnEmuLiveHandles(void);
 uint64_t aclnnEmuPendingWarnings(void);

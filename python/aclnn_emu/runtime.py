@@ -30,6 +30,8 @@ __all__ = [
     "get_option",
     "report",
     "set_option",
+    "set_soc",
+    "soc_name",
     "synchronize_device",
 ]
 
@@ -146,6 +148,35 @@ def get_option(name: str) -> int:
     out = ffi.new("int64_t *")
     check(lib.aclnnEmuGetOption(name.encode(), out), "aclnnEmuGetOption")
     return int(out[0])
+
+
+def set_soc(name: str) -> None:
+    """Choose the emulated SoC (``ACLNN_EMU_SOC``), before the library is initialised.
+
+    Parameters
+    ----------
+    name : str
+        ``"Ascend910B1"`` (the default) to ``"Ascend910B4"``, ``"Ascend910_9391"``,
+        ``"Ascend910_9392"`` or ``"Ascend950"``.
+
+    Raises
+    ------
+    AclError
+        For an unknown name, or once ``aclInit`` has run in this process.
+    """
+    check(lib.aclnnEmuSetSoc(name.encode()), "aclnnEmuSetSoc")
+
+
+def soc_name() -> str:
+    """The emulated SoC (``aclrtGetSocName``).
+
+    Examples
+    --------
+    >>> import aclnn_emu
+    >>> aclnn_emu.soc_name().startswith("Ascend")
+    True
+    """
+    return str(ffi.string(lib.aclrtGetSocName()).decode())
 
 
 def report() -> str:

@@ -82,6 +82,21 @@ bool emu_log_enabled(int level);
 void emu_log(int level, const char *fmt, ...) EMU_PRINTF(2, 3);
 double emu_now(void);
 
+/* ---- the emulated SoC (options.c) ------------------------------------- */
+
+/* CANN's SocVersion families whose op_api and kernels differ. */
+typedef enum emu_soc_family { EMU_SOC_910B, EMU_SOC_910_93, EMU_SOC_950 } emu_soc_family;
+
+typedef struct emu_soc {
+    const char *name;      /* what aclrtGetSocName reports */
+    emu_soc_family family;
+    int cube_cores;        /* AI cores (AIC) */
+    int vector_cores;      /* AIV: sets blockDim of vector kernels */
+} emu_soc;
+
+/* The SoC chosen by ACLNN_EMU_SOC (default Ascend910B1); fixed between aclInit and aclFinalize. */
+const emu_soc *emu_soc_current(void);
+
 /* ---- warnings (options.c) --------------------------------------------- */
 
 /* Warnings for the caller (validation-mode.md, normal mode): counted, logged

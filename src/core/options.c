@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 static atomic_int cfg_strict;
 static atomic_int cfg_threads;      /* 0: all cores */
 static atomic_int cfg_device_count = 1;
+static atomic_int cfg_soc; /* index into SOCS */
 static atomic_int cfg_log_level = EMU_LOG_ERROR;
 static atomic_int cfg_log_stdout;
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
@@ -70,8 +72,42 @@ static int env_int(const char *name, int fallback, int lo, int hi)
     return (int)v;
 }
 
+/* The SoCs the emulator models. Core counts are the products' published
+ * figures; Ascend950's are an assumption (its op_api and kernels are what
+ * matters here). */
+static const emu_soc SOCS[] = {
+    {"Ascend910B1", EMU_SOC_910B, 24, 48},    {"Ascend910B2", EMU_SOC_910B, 24, 48},
+    {"Ascend910B2C", EMU_SOC_910B, 24, 48},   {"Ascend910B3", EMU_SOC_910B, 20, 40},
+    {"Ascend910B4", EMU_SOC_910B, 20, 40},    {"Ascend910B4-1", EMU_SOC_910B, 20, 40},
+    {"Ascend910_9391", EMU_SOC_910_93, 24, 48}, {"Ascend910_9392", EMU_SOC_910_93, 24, 48},
+    {"Ascend950", EMU_SOC_950, 32, 64},
+};
+#define N_SOCS (sizeof SOCS / sizeof SOCS[0])
+
+static int find_soc(const char *name)
+{
+    for (size_t i = 0; name && i < N_SOCS; i++)
+        if (strcasecmp(SOCS[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+const emu_soc *emu_soc_current(void)
+{
+    emu_config_load();
+    return &SOCS[atomic_load(&cfg_soc)];
+}
+
 static void load_once(void)
 {
+    const char *soc = getenv("ACLNN_EMU_SOC");
+    if (soc && *soc) {
+        int i = find_soc(soc);
+        if (i < 0)
+            fprintf(stderr, "[WARNING] aclnn-emu: ignoring ACLNN_EMU_SOC=%s (not an emulated SoC; see aclnnEmuSetSoc)\n",
+                    soc);
+        atomic_store(&cfg_soc, i < 0 ? 0 : i);
+    }
     atomic_store(&cfg_strict, env_int("ACLNN_EMU_STRICT", 0, 0, 1));
     atomic_store(&cfg_threads, env_int("ACLNN_EMU_THREADS", 0, 0, 4096));
     atomic_store(&cfg_device_count, env_int("ACLNN_EMU_DEVICE_COUNT", 1, 1, 64));
@@ -291,6 +327,31 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuGetOption(const char *name, int64_t *value)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "value is NULL");
     *value = atomic_load(o->slot);
     return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclnnEmuSetSoc(const char *name)
+{
+    static const char api[] = "aclnnEmuSetSoc";
+    emu_config_load();
+    int i = find_soc(name);
+    if (i < 0) {
+        char names[512];
+        size_t used = 0;
+        names[0] = '\0';
+        for (size_t k = 0; k < N_SOCS; k++)
+            emu_append(names, sizeof names, &used, "%s%s", k ? ", " : "", SOCS[k].name);
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "name \"%s\" is not an emulated SoC (%s)", name ? name : "(null)",
+                         names);
+    }
+    if (atomic_load(&device_count_locked))
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "the SoC can only be chosen before aclInit");
+    atomic_store(&cfg_soc, i);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void)
+{
+    return emu_soc_current()->name;
 }
 
 ACL_FUNC_VISIBILITY const char *aclnnEmuVersion(void)

@@ -236,6 +236,7 @@ int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspac
     for (size_t i = 0; i < op->n_inputs + op->n_outputs; i++)
         if (emu_tensor_extent(&l->tensors[i]) > 0)
             data[i] = l->tensors[i].data;
+    const uint64_t used_workspace = l->workspace_size;
     consume(executor);
     uint64_t seq;
     if (emu_stream_enqueue(s, run_launch, free, l, &seq) != 0)
@@ -244,6 +245,9 @@ int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspac
     for (size_t i = 0; i < op->n_inputs + op->n_outputs; i++)
         if (data[i])
             emu_mem_note_use(data[i], s, seq, op->name, i >= op->n_inputs);
+    /* The NPU writes the workspace while the operator runs: freeing it first is the same misuse. */
+    if (workspace && used_workspace)
+        emu_mem_note_use(workspace, s, seq, op->name, true);
     emu_log(EMU_LOG_INFO, "%s workspaceSize=%llu stream=%p -> 0 (enqueued)", api, (unsigned long long)workspace_size,
             stream);
     return ACLNN_SUCCESS;

@@ -79,6 +79,11 @@ int emu_executor_create(const emu_op_def *op, const aclTensor *const *tensors, c
 int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
                         aclrtStream stream);
 
+/* True when the view is row-major contiguous from its offset (CANN's Contiguous makes no copy). */
+bool emu_tensor_contiguous(const aclTensor *t);
+/* Bytes an intermediate tensor of numel items takes in a CANN workspace (512-byte aligned). */
+uint64_t emu_ws_bytes(int64_t numel, size_t item);
+
 /* The kernel's view of one of the launch's tensors (see ops/kernel.h). */
 emu_view emu_launch_view(const emu_launch *l, size_t index);
 

@@ -93,6 +93,25 @@ int64_t emu_tensor_numel(const aclTensor *t)
     return n;
 }
 
+bool emu_tensor_contiguous(const aclTensor *t)
+{
+    int64_t expect = 1;
+    for (uint64_t i = t->ndim; i-- > 0;) {
+        if (t->dims[i] != 1 && t->strides[i] != expect)
+            return false;
+        expect *= t->dims[i];
+    }
+    return true;
+}
+
+uint64_t emu_ws_bytes(int64_t numel, size_t item)
+{
+    if (numel <= 0)
+        return 0;
+    uint64_t bytes = (uint64_t)numel * item; /* numel * item fits: tensors were checked at creation */
+    return (bytes + 511) / 512 * 512;
+}
+
 int64_t emu_tensor_extent(const aclTensor *t)
 {
     if (emu_tensor_numel(t) == 0)

@@ -27,6 +27,31 @@ static void *dev_alloc(size_t bytes)
     return p;
 }
 
+/* The workspace phase one asked for, allocated once as CANN's samples do
+ * (freed after the last synchronisation, before aclFinalize). */
+static void *g_ws;
+static uint64_t g_ws_size;
+
+static void ensure_workspace(uint64_t size)
+{
+    if (size <= g_ws_size)
+        return;
+    if (g_ws)
+        aclrtFree(g_ws);
+    if (aclrtMalloc(&g_ws, size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+        exit(94);
+    g_ws_size = size;
+}
+
+static void release_workspace(void)
+{
+    aclrtSynchronizeDevice();
+    if (g_ws)
+        aclrtFree(g_ws);
+    g_ws = NULL;
+    g_ws_size = 0;
+}
+
 /* Phase one of a 1x1x4x4 -> 1x1x2x2 upsample backward over the given memory. */
 static aclOpExecutor *upsample_plan(void *grad, void *out)
 {
@@ -38,6 +63,7 @@ static aclOpExecutor *upsample_plan(void *grad, void *out)
     aclOpExecutor *ex = NULL;
     if (aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(g, a, b, false, 0, 0, o, &ws, &ex) != 0)
         exit(91);
+    ensure_workspace(ws);
     aclDestroyTensor(g);
     aclDestroyTensor(o);
     aclDestroyIntArray(a);
@@ -73,19 +99,19 @@ int main(int argc, char **argv)
         return 0;
     } else if (!strcmp(s, "host_memory_as_device")) {
         void *out = dev_alloc(64);
-        rc = report("launch", aclnnUpsampleBilinear2dBackwardV2(NULL, 0, upsample_plan(host_grad, out), NULL));
+        rc = report("launch", aclnnUpsampleBilinear2dBackwardV2(g_ws, g_ws_size, upsample_plan(host_grad, out), NULL));
         aclrtSynchronizeStream(NULL);
         aclrtFree(out);
     } else if (!strcmp(s, "view_past_block")) {
         void *grad = dev_alloc(32); /* 8 floats, the view needs 16 */
         void *out = dev_alloc(64);
-        report("launch", aclnnUpsampleBilinear2dBackwardV2(NULL, 0, upsample_plan(grad, out), NULL));
+        report("launch", aclnnUpsampleBilinear2dBackwardV2(g_ws, g_ws_size, upsample_plan(grad, out), NULL));
         aclrtFree(grad);
         aclrtFree(out);
     } else if (!strcmp(s, "unaligned_address")) {
         char *grad = dev_alloc(128);
         void *out = dev_alloc(64);
-        report("launch", aclnnUpsampleBilinear2dBackwardV2(NULL, 0, upsample_plan(grad + 4, out), NULL));
+        report("launch", aclnnUpsampleBilinear2dBackwardV2(g_ws, g_ws_size, upsample_plan(grad + 4, out), NULL));
         aclrtSynchronizeStream(NULL);
         aclrtFree(grad);
         aclrtFree(out);
@@ -98,7 +124,7 @@ int main(int argc, char **argv)
         aclrtFree(d);
     } else if (!strcmp(s, "missing_sync")) {
         void *grad = dev_alloc(64), *out = dev_alloc(64);
-        aclnnUpsampleBilinear2dBackwardV2(NULL, 0, upsample_plan(grad, out), NULL);
+        aclnnUpsampleBilinear2dBackwardV2(g_ws, g_ws_size, upsample_plan(grad, out), NULL);
         report("aclrtMemcpy", aclrtMemcpy(host, 16, out, 16, ACL_MEMCPY_DEVICE_TO_HOST));
         aclrtSynchronizeStream(NULL);
         /* After synchronising the same copy is fine. */
@@ -107,7 +133,7 @@ int main(int argc, char **argv)
         aclrtFree(out);
     } else if (!strcmp(s, "free_in_use")) {
         void *grad = dev_alloc(64), *out = dev_alloc(64);
-        aclnnUpsampleBilinear2dBackwardV2(NULL, 0, upsample_plan(grad, out), NULL);
+        aclnnUpsampleBilinear2dBackwardV2(g_ws, g_ws_size, upsample_plan(grad, out), NULL);
         int st = report("aclrtFree", aclrtFree(grad));
         aclrtSynchronizeStream(NULL);
         if (st != 0)
@@ -116,13 +142,28 @@ int main(int argc, char **argv)
     } else if (!strcmp(s, "executor_reuse")) {
         void *grad = dev_alloc(64), *out = dev_alloc(64);
         aclOpExecutor *ex = upsample_plan(grad, out);
-        aclnnUpsampleBilinear2dBackwardV2(NULL, 0, ex, NULL);
-        report("second launch", aclnnUpsampleBilinear2dBackwardV2(NULL, 0, ex, NULL));
+        aclnnUpsampleBilinear2dBackwardV2(g_ws, g_ws_size, ex, NULL);
+        report("second launch", aclnnUpsampleBilinear2dBackwardV2(g_ws, g_ws_size, ex, NULL));
         aclrtSynchronizeStream(NULL);
         aclrtFree(grad);
         aclrtFree(out);
     } else if (!strcmp(s, "null_executor")) {
         report("launch", aclnnUpsampleBilinear2dBackwardV2(NULL, 0, NULL, NULL));
+    } else if (!strcmp(s, "null_workspace")) {
+        /* A port that never allocates the workspace phase one reported: CANN's 161001, executor released. */
+        void *grad = dev_alloc(64), *out = dev_alloc(64);
+        aclOpExecutor *ex = upsample_plan(grad, out);
+        printf("workspace size > 0: %d\n", g_ws_size > 0);
+        report("launch", aclnnUpsampleBilinear2dBackwardV2(NULL, g_ws_size, ex, NULL));
+        report("reuse", aclnnUpsampleBilinear2dBackwardV2(g_ws, g_ws_size, ex, NULL));
+        aclrtFree(grad);
+        aclrtFree(out);
+    } else if (!strcmp(s, "small_workspace")) {
+        void *grad = dev_alloc(64), *out = dev_alloc(64);
+        aclOpExecutor *ex = upsample_plan(grad, out);
+        report("launch", aclnnUpsampleBilinear2dBackwardV2(g_ws, g_ws_size - 1, ex, NULL));
+        aclrtFree(grad);
+        aclrtFree(out);
     } else if (!strcmp(s, "stale_tensor")) {
         int64_t d[1] = {4};
         aclTensor *t = aclCreateTensor(d, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, d, 1, NULL);
@@ -142,7 +183,8 @@ int main(int argc, char **argv)
         uint64_t ws;
         aclOpExecutor *ex;
         aclnnRoiAlignV2BackwardGetWorkspaceSize(tg, tb, shape, 1, 1, 1.0f, 1, false, ti, &ws, &ex);
-        report("launch", aclnnRoiAlignV2Backward(NULL, 0, ex, NULL));
+        ensure_workspace(ws);
+        report("launch", aclnnRoiAlignV2Backward(g_ws, g_ws_size, ex, NULL));
         report("aclrtSynchronizeStream", aclrtSynchronizeStream(NULL));
         aclDestroyTensor(tg);
         aclDestroyTensor(tb);
@@ -173,6 +215,7 @@ int main(int argc, char **argv)
         return 2;
     }
     (void)rc;
+    release_workspace();
     aclrtResetDevice(0);
     report("aclFinalize", aclFinalize());
     return 0;

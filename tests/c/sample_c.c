@@ -36,6 +36,15 @@ static int create_tensor(const float *host, const int64_t *shape, uint64_t nd, a
     return 0;
 }
 
+/* Phase two as CANN's samples write it: the workspace phase one asked for, if any. */
+static void *workspace_for(uint64_t size)
+{
+    void *ws = NULL;
+    if (size > 0 && aclrtMalloc(&ws, size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+        return NULL;
+    return ws;
+}
+
 static int upsample_seed(aclrtStream stream)
 {
     float grad[36], result[9];
@@ -51,8 +60,11 @@ static int upsample_seed(aclrtStream stream)
     aclOpExecutor *ex = NULL;
     CHECK_RET(aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(g, outputSize, inputSize, true, 2.0, 2.0, o, &ws,
                                                                 &ex) == ACLNN_SUCCESS, "phase one failed");
-    CHECK_RET(aclnnUpsampleBilinear2dBackwardV2(NULL, ws, ex, stream) == ACLNN_SUCCESS, "phase two failed");
+    void *wsp = workspace_for(ws);
+    CHECK_RET(aclnnUpsampleBilinear2dBackwardV2(wsp, ws, ex, stream) == ACLNN_SUCCESS, "phase two failed");
     CHECK_RET(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "synchronize failed");
+    if (wsp)
+        aclrtFree(wsp);
     CHECK_RET(aclrtMemcpy(result, sizeof result, odev, sizeof result, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS,
               "copy back failed");
     /* Hand-computed: per axis 6 -> 3 with alignCorners gives weights (1.8, 2.4, 1.8). */
@@ -85,8 +97,11 @@ static int roi_center(aclrtStream stream)
     aclOpExecutor *ex = NULL;
     CHECK_RET(aclnnRoiAlignV2BackwardGetWorkspaceSize(g, b, inputShape, 1, 1, 1.0f, 1, true, gi, &ws, &ex) ==
                   ACLNN_SUCCESS, "phase one failed");
-    CHECK_RET(aclnnRoiAlignV2Backward(NULL, ws, ex, stream) == ACLNN_SUCCESS, "phase two failed");
+    void *wsp = workspace_for(ws);
+    CHECK_RET(aclnnRoiAlignV2Backward(wsp, ws, ex, stream) == ACLNN_SUCCESS, "phase two failed");
     CHECK_RET(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "synchronize failed");
+    if (wsp)
+        aclrtFree(wsp);
     CHECK_RET(aclrtMemcpy(result, sizeof result, idev, sizeof result, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS,
               "copy back failed");
     /* One sample at (1.5, 1.5): a quarter to each of the four centre pixels. */

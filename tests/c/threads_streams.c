@@ -48,6 +48,24 @@ static void *device_copy(const void *host, size_t bytes)
     return p;
 }
 
+/* The workspace of this host thread's operators: one buffer for both (on one
+ * stream they run one after the other), grown only when nothing is pending. */
+static _Thread_local void *tl_ws;
+static _Thread_local uint64_t tl_ws_size;
+
+static void *workspace(uint64_t need)
+{
+    if (need > tl_ws_size) {
+        if (tl_ws) {
+            aclrtSynchronizeDevice();
+            aclrtFree(tl_ws);
+        }
+        tl_ws = NULL;
+        tl_ws_size = aclrtMalloc(&tl_ws, need, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS ? need : 0;
+    }
+    return tl_ws;
+}
+
 /* Enqueues both operators on stream into up_dev / roi_dev. */
 static int enqueue_both(aclrtStream stream, void *gup, void *groi, void *bx, void *up_dev, void *roi_dev)
 {
@@ -57,13 +75,14 @@ static int enqueue_both(aclrtStream stream, void *gup, void *groi, void *bx, voi
     aclTensor *tr = tensor(groi, rshape, 4, ACL_FORMAT_NCHW), *tb = tensor(bx, bshape, 2, ACL_FORMAT_ND);
     aclTensor *ti = tensor(roi_dev, ishape, 4, ACL_FORMAT_NCHW);
     aclIntArray *os = aclCreateIntArray(osize, 2), *is = aclCreateIntArray(ishape, 4);
-    uint64_t ws;
-    aclOpExecutor *ex;
+    uint64_t ws_up = 0, ws_roi = 0;
+    aclOpExecutor *ex_up = NULL, *ex_roi = NULL;
     int bad = 0;
-    bad |= aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(tg, os, is, false, 0.0, 0.0, to, &ws, &ex) ||
-           aclnnUpsampleBilinear2dBackwardV2(NULL, 0, ex, stream);
-    bad |= aclnnRoiAlignV2BackwardGetWorkspaceSize(tr, tb, is, PH, PW, 0.5f, 0, true, ti, &ws, &ex) ||
-           aclnnRoiAlignV2Backward(NULL, 0, ex, stream);
+    bad |= aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(tg, os, is, false, 0.0, 0.0, to, &ws_up, &ex_up) != 0;
+    bad |= aclnnRoiAlignV2BackwardGetWorkspaceSize(tr, tb, is, PH, PW, 0.5f, 0, true, ti, &ws_roi, &ex_roi) != 0;
+    void *ws = workspace(ws_up > ws_roi ? ws_up : ws_roi);
+    bad |= !ws || aclnnUpsampleBilinear2dBackwardV2(ws, ws_up, ex_up, stream) != 0;
+    bad |= !ws || aclnnRoiAlignV2Backward(ws, ws_roi, ex_roi, stream) != 0;
     aclDestroyTensor(tg);
     aclDestroyTensor(to);
     aclDestroyTensor(tr);
@@ -101,6 +120,8 @@ static void *worker(void *arg)
     aclrtFree(bx);
     aclrtFree(up);
     aclrtFree(roi);
+    if (tl_ws)
+        aclrtFree(tl_ws); /* everything that used it was synchronised above */
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
     return NULL;

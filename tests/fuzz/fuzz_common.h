@@ -50,6 +50,11 @@ static float take_float(reader *r, float scale)
     return ((float)(int64_t)(take(r, 2) % 4001) - 2000.0f) * scale;
 }
 
+/* A workspace allocated once (so each input's handle count is unchanged);
+ * larger requests get their own block for one input. */
+#define FUZZ_WS_CAP ((uint64_t)64 << 20)
+static void *fuzz_ws_pool;
+
 static void init_runtime_once(void)
 {
     static int done;
@@ -58,8 +63,18 @@ static void init_runtime_once(void)
         aclnnEmuSetOption("ACLNN_EMU_THREADS", 2);
         aclInit(NULL);
         aclrtSetDevice(0);
+        aclrtMalloc(&fuzz_ws_pool, FUZZ_WS_CAP, ACL_MEM_MALLOC_HUGE_FIRST);
         done = 1;
     }
+}
+
+/* The workspace for ws bytes: the pool, or *own (to aclrtFree after synchronising). */
+static void *fuzz_workspace(uint64_t ws, void **own)
+{
+    *own = NULL;
+    if (ws <= FUZZ_WS_CAP)
+        return ws ? fuzz_ws_pool : NULL;
+    return aclrtMalloc(own, ws, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS ? *own : NULL;
 }
 
 /* A fuzzed tensor: view shape, strides, offset and an allocation that may be too small. */

@@ -46,8 +46,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     aclnnStatus st = aclnnRoiAlignV2BackwardGetWorkspaceSize(g.t, bx.t, shp, ph, pw, scale, ratio, aligned, gi.t, &ws,
                                                              &ex);
     if (st == ACLNN_SUCCESS) {
-        st = aclnnRoiAlignV2Backward(NULL, ws, ex, NULL);
+        void *own;
+        st = aclnnRoiAlignV2Backward(fuzz_workspace(ws, &own), ws, ex, NULL);
         aclrtSynchronizeStream(NULL);
+        if (own)
+            aclrtFree(own);
     }
     if (!guard_intact(&gi))
         abort();

@@ -46,8 +46,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     aclnnStatus st =
         aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(g.t, osz, isz, align, sh, sw, o.t, &ws, &ex);
     if (st == ACLNN_SUCCESS) {
-        st = aclnnUpsampleBilinear2dBackwardV2(NULL, ws, ex, NULL);
+        void *own;
+        st = aclnnUpsampleBilinear2dBackwardV2(fuzz_workspace(ws, &own), ws, ex, NULL);
         aclrtSynchronizeStream(NULL);
+        if (own)
+            aclrtFree(own);
     }
     if (!guard_intact(&o))
         abort(); /* a write outside out's view */

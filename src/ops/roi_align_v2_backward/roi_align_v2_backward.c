@@ -26,8 +26,7 @@ static int check_boxes(const roi_plan *p, const emu_view *boxes, int64_t nk, cha
     int64_t bad = 0, first_bad = -1;
     for (int64_t k = 0; k < nk; k++) {
         const float *row = bx + k * rs;
-        double id = floor((double)row[0]);
-        bool misuse = !(id >= 0 && id < (double)p->batch);
+        bool misuse = roi_image_index(p, row[0]) < 0 || !isfinite(p->spatial_scale);
         for (int j = 1; j < 5; j++)
             misuse |= !isfinite(row[j * cs]);
         if (misuse && bad++ == 0)
@@ -38,8 +37,8 @@ static int check_boxes(const roi_plan *p, const emu_view *boxes, int64_t nk, cha
     const float *row = bx + first_bad * rs;
     char what[256];
     snprintf(what, sizeof what,
-             "%lld box(es) have an image id outside [0, %lld) or non-finite coordinates and are skipped; first: "
-             "box %lld = (%g, %g, %g, %g, %g)",
+             "%lld box(es) have an image id outside [0, %lld) or non-finite coordinates (or spatialScale is "
+             "NaN) and are skipped; first: box %lld = (%g, %g, %g, %g, %g)",
              (long long)bad, (long long)p->batch, (long long)first_bad, (double)row[0], (double)row[cs],
              (double)row[2 * cs], (double)row[3 * cs], (double)row[4 * cs]);
     if (!emu_strict()) {
@@ -116,11 +115,57 @@ static int check(const aclTensor *gradOutput, const aclTensor *boxes, const aclI
 
     /* 6. attributes */
     EMU_TRY(emu_check_min(API, samplingRatio, 0, "samplingRatio"));
-    if (!(spatialScale > FLT_MIN))
+    if (spatialScale <= FLT_MIN) /* CANN's test: a NaN passes it */
         return emu_error(ACLNN_ERR_PARAM_INVALID, API, "spatialScale must be > 0 (above FLT_MIN), got %g",
                          (double)spatialScale);
 
-    return emu_check_output_writable(API, gradInput, "gradInput");
+    EMU_TRY(emu_check_output_writable(API, gradInput, "gradInput"));
+
+    /* Accepted by CANN, but surely a caller's bug: a warning (strict mode: an error). */
+    if (spatialScale != spatialScale)
+        EMU_TRY(emu_misuse(ACLNN_ERR_PARAM_INVALID, API,
+                           "spatialScale is NaN; CANN accepts it, the emulator skips every box"));
+    if (samplingRatio > INT32_MAX)
+        EMU_TRY(emu_misuse(ACLNN_ERR_PARAM_INVALID, API,
+                           "samplingRatio %lld is above INT32_MAX; CANN's tiling casts it to int32 (%d samples: %s)",
+                           (long long)samplingRatio, (int)(int32_t)(uint32_t)(uint64_t)samplingRatio,
+                           (int32_t)(uint32_t)(uint64_t)samplingRatio > 0 ? "the cast count" : "adaptive sampling"));
+
+    /* Non-empty gradOutput and boxes with an empty gradInput: CANN's early
+     * return does not cover it and the ROIAlignGrad tiling rejects dims <= 0. */
+    if (emu_tensor_numel(gradOutput) > 0 && emu_tensor_numel(boxes) > 0 && emu_tensor_numel(gradInput) == 0)
+        return emu_error(ACLNN_ERR_INNER_NULLPTR, API,
+                         "gradInput is empty (inputShape has a zero dim) while gradOutput and boxes are not; CANN's "
+                         "ROIAlignGrad tiling rejects dims <= 0");
+    return 0;
+}
+
+/* Workspace CANN's phase one reports (an estimate of the executor's total,
+ * fidelity.md rule 10): the intermediate tensors of the op_api (Contiguous
+ * copies of non-contiguous inputs, gradOutput in NC1HWC0, the kernel's
+ * NC1HWC0 result and its NCHW copy), each 512-byte aligned, plus the
+ * kernel's workspace of 1 KiB per core (blockDim as the tiling chooses it
+ * for the SoC's vector cores). An empty gradOutput or boxes takes CANN's
+ * Fill path: the zero-filled gradInput and two small tensors. */
+static uint64_t workspace_estimate(const aclTensor *gradOutput, const aclTensor *boxes, const roi_plan *p)
+{
+    const int64_t B = p->batch, C = p->channels, H = p->height, W = p->width, K = p->boxes;
+    if (emu_tensor_numel(gradOutput) == 0 || emu_tensor_numel(boxes) == 0)
+        return emu_ws_bytes(B * C * H * W, 4) + 2 * emu_ws_bytes(1, 8);
+    const int64_t c1 = (C + 15) / 16, aiv = emu_soc_current()->vector_cores;
+    uint64_t total = 0;
+    if (!emu_tensor_contiguous(gradOutput))
+        total += emu_ws_bytes(emu_tensor_numel(gradOutput), 4);
+    if (!emu_tensor_contiguous(boxes))
+        total += emu_ws_bytes(emu_tensor_numel(boxes), 4);
+    total += emu_ws_bytes(K * c1 * p->pooled_h * p->pooled_w * 16, 4); /* gradOutput, NC1HWC0 */
+    total += emu_ws_bytes(B * c1 * H * W * 16, 4);                     /* the kernel's result */
+    total += emu_ws_bytes(B * C * H * W, 4);                           /* back to NCHW */
+    /* blockDim: channel blocks, or (for wide pooled rows over large planes) boxes x channel blocks. */
+    const int64_t by_c1 = c1 < aiv ? c1 : aiv, by_roi = K * c1 < aiv ? K * c1 : aiv;
+    const bool roi_split = p->pooled_w >= 16 && H * W >= 4096 && K * c1 >= 16 && c1 < aiv;
+    int64_t block_dim = roi_split && by_roi > by_c1 ? by_roi : by_c1;
+    return total + (uint64_t)(block_dim > 0 ? block_dim : 1) * 1024;
 }
 
 ACLNN_API aclnnStatus aclnnRoiAlignV2BackwardGetWorkspaceSize(
@@ -133,6 +178,7 @@ ACLNN_API aclnnStatus aclnnRoiAlignV2BackwardGetWorkspaceSize(
                    workspaceSize, executor);
     if (st)
         return st;
+    const int32_t samples = (int32_t)(uint32_t)(uint64_t)samplingRatio; /* the tiling's int32 cast */
     roi_plan p = {
         .batch = gradInput->dims[0],
         .channels = gradInput->dims[1],
@@ -142,15 +188,20 @@ ACLNN_API aclnnStatus aclnnRoiAlignV2BackwardGetWorkspaceSize(
         .pooled_h = pooledHeight,
         .pooled_w = pooledWidth,
         .spatial_scale = spatialScale,
-        .sampling_ratio = samplingRatio,
+        .samples = samples,
+        .samples_reciprocal = samplingRatio > 0 ? 1.0f / (float)samplingRatio : 0.0f,
+        .pooled_h_reciprocal = 1.0f / (float)pooledHeight,
+        .pooled_w_reciprocal = 1.0f / (float)pooledWidth,
         .aligned = aligned,
+        .soc950 = emu_soc_current()->family == EMU_SOC_950,
     };
     char attrs[192];
     snprintf(attrs, sizeof attrs, "pooled=%lldx%lld spatialScale=%g samplingRatio=%lld aligned=%d",
              (long long)pooledHeight, (long long)pooledWidth, (double)spatialScale, (long long)samplingRatio,
              (int)aligned);
     const aclTensor *tensors[] = {gradOutput, boxes, gradInput};
-    return emu_executor_create(&OP, tensors, &p, sizeof p, 0, attrs, workspaceSize, executor);
+    return emu_executor_create(&OP, tensors, &p, sizeof p, workspace_estimate(gradOutput, boxes, &p), attrs,
+                               workspaceSize, executor);
 }
 
 ACLNN_API aclnnStatus aclnnRoiAlignV2Backward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,

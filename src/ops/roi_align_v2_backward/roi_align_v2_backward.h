@@ -8,14 +8,28 @@
 
 #include "../../kernel/kernel.h"
 
+#include <math.h>
+
+/* What phase one decided, in the terms of CANN's kernels (float32). */
 typedef struct roi_plan {
     int64_t batch, channels, height, width; /* gradInput (B, C, H, W) */
     int64_t boxes;                          /* K */
     int64_t pooled_h, pooled_w;
-    double spatial_scale;
-    int64_t sampling_ratio; /* 0: adaptive */
-    bool aligned;
+    float spatial_scale;
+    int32_t samples;                        /* samplingRatio cast to int32: > 0 fixed count, else adaptive */
+    float samples_reciprocal;               /* 1.0f / (float)samplingRatio, from the int64 value (tiling) */
+    float pooled_h_reciprocal, pooled_w_reciprocal; /* 1.0f / pooled (910B multiplies by them) */
+    bool aligned;                           /* roi_end_mode 2 */
+    bool soc950;                            /* Ascend950's SIMT kernel, else 910B's TBE kernel */
 } roi_plan;
+
+/* The image a box row names, or -1 when outside [0, batch): 910B floors the
+ * float id, Ascend950 truncates it toward zero. */
+static inline int64_t roi_image_index(const roi_plan *p, float id)
+{
+    double v = p->soc950 ? trunc((double)id) : floor((double)id);
+    return v >= 0 && v < (double)p->batch ? (int64_t)v : -1;
+}
 
 int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *boxes, const emu_view *grad_input,
                                  const roi_plan *p, char *msg, size_t cap);

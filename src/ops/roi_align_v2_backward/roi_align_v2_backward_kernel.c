@@ -146,44 +146,174 @@ static void weights_of(const axis_samples *s, const axis_range *r, int64_t exten
         w[i] = (float)(acc[i] * s->norm);
 }
 
-/* A box's geometry: its image and the samples of bin 0 on each axis. */
+/* One axis of a box as CANN's kernel has it, in float32. */
+typedef struct axis_geom {
+    float start, bin, grid; /* roi start, bin size, sample spacing */
+    int64_t count;          /* samples per bin (<= 0: none) */
+    float norm;             /* each sample's weight factor */
+    bool simt;              /* Ascend950's positions: start + p*bin + (i+0.5)*bin/count */
+} axis_geom;
+
+/* A box's geometry: its image (-1: the box contributes nothing) and its axes. */
 typedef struct box_geom {
-    int64_t image; /* -1: the box contributes nothing */
-    double y1, bin_h, x1, bin_w;
-    double count_h, count_w;
+    int64_t image;
+    axis_geom y, x;
 } box_geom;
+
+/* float -> int32 as the NPU's conversions saturate (NaN: 0). */
+static int32_t to_int32_sat(double v)
+{
+    if (!(v == v))
+        return 0;
+    return v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v;
+}
+
+static axis_geom axis_geometry(const roi_plan *p, float start, float end, int64_t pooled, float pooled_reciprocal)
+{
+    axis_geom a = {.start = start, .simt = p->soc950};
+    float len = end - start;
+    if (!p->aligned && len < 1.0f)
+        len = 1.0f; /* roi_end_mode 0: at least one pixel */
+    if (p->soc950) {
+        /* arch35 SIMT kernel: divides, and takes at least one sample. */
+        a.bin = len / (float)pooled;
+        int32_t adaptive = to_int32_sat(ceil((double)(len / (float)pooled)));
+        a.count = p->samples > 0 ? p->samples : (adaptive > 1 ? adaptive : 1);
+        a.norm = 1.0f / (float)a.count;
+        return a;
+    }
+    /* 910B TBE kernel: multiplies by fl(1/pooled); adaptive count ceil(bin) (0 samples when bin <= 0). */
+    a.bin = len * pooled_reciprocal;
+    if (p->samples > 0) {
+        a.count = p->samples;
+        a.grid = a.bin * p->samples_reciprocal;
+    } else {
+        a.count = to_int32_sat(ceil((double)a.bin));
+        a.grid = a.bin / (float)a.count;
+    }
+    a.norm = 1.0f / (float)a.count;
+    return a;
+}
 
 static box_geom box_geometry(const roi_plan *p, const float *row, int64_t col_stride)
 {
     box_geom g = {.image = -1};
-    double id = floor((double)row[0]);
-    if (!(id >= 0 && id < (double)p->batch))
+    int64_t image = roi_image_index(p, row[0]);
+    if (image < 0)
         return g;
-    double off = p->aligned ? 0.5 : 0.0, sc = p->spatial_scale;
-    double x1 = row[1 * col_stride] * sc - off, y1 = row[2 * col_stride] * sc - off;
-    double x2 = row[3 * col_stride] * sc - off, y2 = row[4 * col_stride] * sc - off;
-    double w = x2 - x1, h = y2 - y1;
-    if (!p->aligned) {
-        w = fmax(w, 1.0);
-        h = fmax(h, 1.0);
+    const float sc = p->spatial_scale;
+    float x1 = row[1 * col_stride] * sc, y1 = row[2 * col_stride] * sc;
+    float x2 = row[3 * col_stride] * sc, y2 = row[4 * col_stride] * sc;
+    if (p->aligned) { /* roi_end_mode 2: every coordinate shifted by half a pixel */
+        x1 -= 0.5f;
+        y1 -= 0.5f;
+        x2 -= 0.5f;
+        y2 -= 0.5f;
     }
-    g.bin_h = h / (double)p->pooled_h;
-    g.bin_w = w / (double)p->pooled_w;
-    g.count_h = p->sampling_ratio > 0 ? (double)p->sampling_ratio : ceil(g.bin_h);
-    g.count_w = p->sampling_ratio > 0 ? (double)p->sampling_ratio : ceil(g.bin_w);
-    g.y1 = y1;
-    g.x1 = x1;
-    if (!isfinite(x1) || !isfinite(y1) || !isfinite(g.bin_h) || !isfinite(g.bin_w) || !(g.count_h > 0) ||
-        !(g.count_w > 0))
-        return g; /* NaN/Inf coordinates, or no samples (CANN/torchvision: skip) */
-    g.image = (int64_t)id;
+    g.y = axis_geometry(p, y1, y2, p->pooled_h, p->pooled_h_reciprocal);
+    g.x = axis_geometry(p, x1, x2, p->pooled_w, p->pooled_w_reciprocal);
+    if (!isfinite(x1) || !isfinite(y1) || !isfinite(g.y.bin) || !isfinite(g.x.bin) || g.y.count <= 0 ||
+        g.x.count <= 0)
+        return g; /* NaN/Inf coordinates (the op's run step warned), or no samples */
+    g.image = image;
     return g;
 }
 
-static axis_samples bin_samples(double origin, double bin, double count, int64_t index)
+/* Sample i of bin b, as the kernel computes it (float32; the build turns fused multiply-add off). */
+static inline float sample_at(const axis_geom *a, int64_t b, int64_t i)
 {
-    return ascending((axis_samples){
-        .start = origin + (double)index * bin, .step = bin / count, .count = count, .norm = 1.0 / count});
+    if (a->simt)
+        return (a->start + (float)b * a->bin) + ((float)i + 0.5f) * a->bin / (float)a->count;
+    return ((float)(b * a->count + i) + 0.5f) * a->grid + a->start;
+}
+
+/* Samples per bin up to which weights are summed sample by sample in
+ * float32, exactly as the NPU computes them; beyond, in closed form. */
+#define ENUMERATE_MAX 4096
+
+/* Where a sample lands: pixels lo/hi with weights 1-f and f; false when it is
+ * outside [-1, extent] and contributes nothing. */
+static inline bool sample_pixels(float t, int64_t extent, int64_t *lo, int64_t *hi, float *f)
+{
+    if (!(t >= -1.0f && t <= (float)extent))
+        return false;
+    float x = t > 0.0f ? t : 0.0f;
+    int64_t l = (int64_t)x;
+    if (l >= extent - 1) {
+        *lo = *hi = extent - 1;
+        *f = 0.0f;
+    } else {
+        *lo = l;
+        *hi = l + 1;
+        *f = x - (float)l;
+    }
+    return true;
+}
+
+/* Pixels touched by bin b's samples (enumerated). */
+static axis_range enum_range(const axis_geom *a, int64_t b, int64_t extent)
+{
+    int64_t first = INT64_MAX, last = -1;
+    for (int64_t i = 0; i < a->count; i++) {
+        int64_t lo, hi;
+        float f;
+        if (!sample_pixels(sample_at(a, b, i), extent, &lo, &hi, &f))
+            continue;
+        first = lo < first ? lo : first;
+        last = hi > last ? hi : last;
+    }
+    if (last < 0)
+        return (axis_range){0, -1, 0, 0};
+    return (axis_range){0, 0, first, last - first + 1};
+}
+
+/* Bin b's summed sample weights over pixels [r->first, r->first + r->len) (enumerated). */
+static void enum_weights(const axis_geom *a, int64_t b, int64_t extent, const axis_range *r, float *w, double *acc)
+{
+    memset(acc, 0, (size_t)r->len * sizeof *acc);
+    for (int64_t i = 0; i < a->count; i++) {
+        int64_t lo, hi;
+        float f;
+        if (!sample_pixels(sample_at(a, b, i), extent, &lo, &hi, &f))
+            continue;
+        acc[lo - r->first] += (double)((1.0f - f) * a->norm);
+        acc[hi - r->first] += (double)(f * a->norm);
+    }
+    for (int64_t i = 0; i < r->len; i++)
+        w[i] = (float)acc[i];
+}
+
+/* Bin b of an axis in closed form (huge sample counts: bounded time whatever the count). */
+static axis_samples bin_samples(const axis_geom *a, int64_t b)
+{
+    double start, step;
+    if (a->simt) {
+        step = (double)a->bin / (double)a->count;
+        start = (double)a->start + (double)b * (double)a->bin;
+    } else {
+        step = a->grid;
+        start = (double)a->start + (double)a->grid * (double)b * (double)a->count;
+    }
+    return ascending((axis_samples){.start = start, .step = step, .count = (double)a->count, .norm = a->norm});
+}
+
+static axis_range bin_range(const axis_geom *a, int64_t b, int64_t extent)
+{
+    if (a->count <= ENUMERATE_MAX)
+        return enum_range(a, b, extent);
+    axis_samples s = bin_samples(a, b);
+    return range_of(&s, extent);
+}
+
+static void bin_weights_of(const axis_geom *a, int64_t b, int64_t extent, const axis_range *r, float *w, double *acc)
+{
+    if (a->count <= ENUMERATE_MAX) {
+        enum_weights(a, b, extent, r, w, acc);
+        return;
+    }
+    axis_samples s = bin_samples(a, b);
+    axis_range rr = range_of(&s, extent);
+    weights_of(&s, &rr, extent, w, acc);
 }
 
 /* Per-axis weights of every bin of a chunk of boxes. */
@@ -206,9 +336,9 @@ static int64_t box_ranges(const roi_plan *p, const box_geom *g, bin_weights *bin
     int64_t total = 0;
     for (int64_t i = 0; i < p->pooled_h + p->pooled_w; i++) {
         bool is_y = i < p->pooled_h;
-        axis_samples s = is_y ? bin_samples(g->y1, g->bin_h, g->count_h, i)
-                              : bin_samples(g->x1, g->bin_w, g->count_w, i - p->pooled_h);
-        axis_range r = g->image >= 0 ? range_of(&s, is_y ? p->height : p->width) : (axis_range){0, -1, 0, 0};
+        axis_range r = g->image < 0 ? (axis_range){0, -1, 0, 0}
+                       : is_y       ? bin_range(&g->y, i, p->height)
+                                    : bin_range(&g->x, i - p->pooled_h, p->width);
         bins[i] = (bin_weights){.first = r.first, .len = r.len, .off = total};
         total += r.len;
     }
@@ -423,11 +553,11 @@ static int chunk_weights(const roi_plan *p, const box_geom *geo, chunk *ch)
             for (int64_t i = 0; i < nbins; i++) {
                 if (!b[i].len)
                     continue;
-                bool is_y = i < PH;
-                axis_samples s = is_y ? bin_samples(g->y1, g->bin_h, g->count_h, i)
-                                      : bin_samples(g->x1, g->bin_w, g->count_w, i - PH);
-                axis_range r = range_of(&s, is_y ? H : W);
-                weights_of(&s, &r, is_y ? H : W, ch->pool + b[i].off, acc);
+                const axis_range r = {0, 0, b[i].first, b[i].len};
+                if (i < PH)
+                    bin_weights_of(&g->y, i, H, &r, ch->pool + b[i].off, acc);
+                else
+                    bin_weights_of(&g->x, i - PH, W, &r, ch->pool + b[i].off, acc);
             }
         }
         free(acc);

@@ -1,6 +1,8 @@
 /*
- * aclnnUpsampleBilinear2dBackwardV2: checks (phase one, in CANN's order),
- * plan and launch. The arithmetic is in upsample_bilinear2d_backward_v2_kernel.c.
+ * aclnnUpsampleBilinear2dBackwardV2: checks (phase one, in the order of
+ * CANN's op_api, image/upsample_bilinear2d_grad/op_host/op_api), the choice
+ * of kernel path and ratios, and launch. The arithmetic is in
+ * upsample_bilinear2d_backward_v2_kernel.c.
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
@@ -11,42 +13,44 @@
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
 #include "upsample_bilinear2d_backward_v2.h"
 
-static const char API[] = "aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize";
+#define OP_NAME "aclnnUpsampleBilinear2dBackwardV2"
+static const char API[] = OP_NAME "GetWorkspaceSize";
 static const char *const TENSOR_NAMES[] = {"gradOut", "out"};
 
 static int run(const emu_launch *l, char *msg, size_t cap)
 {
+    const upsample_plan *p = (const upsample_plan *)l->params;
+    if (p->path == UPSAMPLE_PATH_NO_KERNEL) {
+        /* Ascend950 with equal sizes: CANN's op_api enqueues no kernel. */
+        if (emu_strict()) {
+            emu_diag_warning();
+            snprintf(msg, cap, "%s: CANN launches no kernel on %s when gradOut's shape equals inputSize; out is left "
+                               "unchanged (strict mode)", OP_NAME, emu_soc_current()->name);
+            return ACLNN_ERR_PARAM_INVALID;
+        }
+        emu_warning(OP_NAME, "CANN launches no kernel on %s when gradOut's shape equals inputSize; out is left "
+                             "unchanged", emu_soc_current()->name);
+        return 0;
+    }
     const emu_view grad_out = emu_launch_view(l, 0), out = emu_launch_view(l, 1);
-    return upsample_bilinear2d_backward_kernel(&grad_out, &out, (const upsample_plan *)l->params, msg, cap);
+    return upsample_bilinear2d_backward_kernel(&grad_out, &out, p, msg, cap);
 }
 
 static const emu_op_def OP = {
-    .name = "aclnnUpsampleBilinear2dBackwardV2",
+    .name = OP_NAME,
     .tensor_names = TENSOR_NAMES,
     .n_inputs = 1,
     .n_outputs = 1,
     .run = run,
 };
 
-/* CANN's rule (Atlas A2/A3): the scales are used only if they reproduce the output size. */
-static bool scales_usable(const upsample_plan *p, double scales_h, double scales_w)
+/* CheckIOSizesIsSame: gradOut's view shape equals inputSize, dim by dim. */
+static bool same_sizes(const aclTensor *gradOut, const aclIntArray *inputSize)
 {
-    if (!(fabs(scales_h) > 1e-9 || fabs(scales_w) > 1e-9))
-        return false;
-    if ((double)p->out_h != floor((double)p->h * scales_h) || (double)p->out_w != floor((double)p->w * scales_w))
-        return false;
-    double rh = scales_h > 0 ? 1.0 / scales_h : (double)p->h / (double)p->out_h;
-    double rw = scales_w > 0 ? 1.0 / scales_w : (double)p->w / (double)p->out_w;
-    return rh >= 0.01 && rw >= 0.01;
-}
-
-static double axis_ratio(bool align_corners, bool usable, double scale, int64_t in, int64_t out)
-{
-    if (align_corners)
-        return out > 1 ? (double)(in - 1) / (double)(out - 1) : 0.0;
-    if (usable && scale > 0)
-        return 1.0 / scale;
-    return (double)in / (double)out;
+    for (uint64_t i = 0; i < gradOut->ndim; i++)
+        if (gradOut->dims[i] != inputSize->values[i])
+            return false;
+    return true;
 }
 
 /* Phase one's checks, in CANN's order; fills the sizes of the plan. */
@@ -54,16 +58,16 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
                  const aclTensor *out, const uint64_t *workspaceSize, aclOpExecutor *const *executor,
                  upsample_plan *p)
 {
-    /* 1. NULL pointers, then stale handles (never dereferenced). */
+    /* 1. NULL pointers (CANN's order), then stale handles (never dereferenced). */
     EMU_TRY(emu_check_not_null(API, gradOut, "gradOut"));
-    EMU_TRY(emu_check_not_null(API, outputSize, "outputSize"));
     EMU_TRY(emu_check_not_null(API, inputSize, "inputSize"));
+    EMU_TRY(emu_check_not_null(API, outputSize, "outputSize"));
     EMU_TRY(emu_check_not_null(API, out, "out"));
     EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
     EMU_TRY(emu_check_not_null(API, executor, "executor"));
     EMU_TRY(emu_check_tensor_live(API, gradOut, "gradOut"));
-    EMU_TRY(emu_check_int_array_live(API, outputSize, "outputSize"));
     EMU_TRY(emu_check_int_array_live(API, inputSize, "inputSize"));
+    EMU_TRY(emu_check_int_array_live(API, outputSize, "outputSize"));
     EMU_TRY(emu_check_tensor_live(API, out, "out"));
 
     /* 2. ranks and array sizes */
@@ -71,11 +75,11 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
     EMU_TRY(emu_check_array_len(API, inputSize, "inputSize", 4, ""));
     EMU_TRY(emu_check_array_len(API, outputSize, "outputSize", 2, ""));
 
-    /* 3. out's format decides the layout */
+    /* 3. out's format */
     EMU_TRY(emu_check_format_in(API, out, "out", EMU_SET(aclFormat, ACL_FORMAT_NCHW, ACL_FORMAT_NHWC)));
-    p->nhwc = out->format == ACL_FORMAT_NHWC;
 
-    /* 4. sizes, and gradOut's shape against them */
+    /* 4. gradOut's format decides the layout; sizes, and gradOut's shape against them */
+    p->nhwc = gradOut->format == ACL_FORMAT_NHWC;
     const int64_t *in = inputSize->values;
     p->n = in[0];
     p->c = p->nhwc ? in[3] : in[1];
@@ -87,27 +91,150 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
         return emu_error(ACLNN_ERR_PARAM_INVALID, API,
                          "input H, W and outputSize must be > 0, got H=%lld W=%lld outH=%lld outW=%lld",
                          (long long)p->h, (long long)p->w, (long long)p->out_h, (long long)p->out_w);
-    EMU_TRY(emu_check_min(API, p->n, 0, "inputSize N"));
-    EMU_TRY(emu_check_min(API, p->c, 0, "inputSize C"));
     const int64_t nchw[4] = {p->n, p->c, p->out_h, p->out_w}, nhwc[4] = {p->n, p->out_h, p->out_w, p->c};
     EMU_TRY(emu_check_shape(API, gradOut, "gradOut", p->nhwc ? nhwc : nchw, 4,
                             p->nhwc ? " (N,outH,outW,C from inputSize and outputSize)"
                                     : " (N,C,outH,outW from inputSize and outputSize)"));
 
-    /* 5. out: inputSize's shape (so gradOut's N and C) */
-    EMU_TRY(emu_check_shape(API, out, "out", in, 4, " (inputSize)"));
+    /* 5. gradOut's format, and out's N and C in that layout */
+    EMU_TRY(emu_check_format_in(API, gradOut, "gradOut", EMU_SET(aclFormat, ACL_FORMAT_NCHW, ACL_FORMAT_NHWC)));
+    const int c_axis = p->nhwc ? 3 : 1;
+    EMU_TRY(emu_check_dim(API, out->dims[0], gradOut->dims[0], "out.shape[0]", "gradOut.shape[0]"));
+    EMU_TRY(emu_check_dim(API, out->dims[c_axis], gradOut->dims[c_axis], p->nhwc ? "out.shape[3]" : "out.shape[1]",
+                          p->nhwc ? "gradOut.shape[3]" : "gradOut.shape[1]"));
 
-    /* 6. dtypes */
-    EMU_TRY(emu_check_dtype_in(API, gradOut, "gradOut", EMU_SET(aclDataType, ACL_FLOAT, ACL_FLOAT16, ACL_BF16)));
+    /* 6. dtypes: the SoC's list only when the sizes differ */
+    if (!same_sizes(gradOut, inputSize)) {
+        const emu_soc *soc = emu_soc_current();
+        if (soc->family == EMU_SOC_950)
+            return emu_error(ACLNN_ERR_PARAM_INVALID, API,
+                             "support for %s is not implemented (CANN's op_api: gradOut's shape differs from "
+                             "inputSize)", soc->name);
+        EMU_TRY(emu_check_dtype_in(API, gradOut, "gradOut", EMU_SET(aclDataType, ACL_FLOAT, ACL_FLOAT16, ACL_BF16)));
+    }
     EMU_TRY(emu_check_dtype(API, out, "out", gradOut->dtype, " (gradOut's)"));
+    return 0;
+}
 
-    /* 7. dims fit int32 (CANN's limit; byte sizes were checked at tensor creation) */
+/* The checks of the non-empty path (after CANN's early return for empty tensors). */
+static int check_launch_path(const aclTensor *gradOut, const aclIntArray *inputSize, const aclTensor *out)
+{
+    /* CheckReduceOutShape: the kernel writes inputSize's shape (on the NCHW path
+     * CANN does not compare it, and a mismatch would corrupt memory). */
+    EMU_TRY(emu_check_shape(API, out, "out", inputSize->values, 4, " (inputSize)"));
+    /* Equal sizes admit any dtype; the kernel path casts to FLOAT and back
+     * (the emulator's Cast covers the floats, INT32 and DOUBLE). */
+    switch (gradOut->dtype) {
+    case ACL_FLOAT: case ACL_FLOAT16: case ACL_BF16: case ACL_INT32: case ACL_DOUBLE:
+        break;
+    default:
+        return emu_error(ACLNN_ERR_INNER_NULLPTR, API, "gradOut dtype %s is not cast to FLOAT by the emulator's Cast",
+                         emu_dtype_name(gradOut->dtype) ? emu_dtype_name(gradOut->dtype) : "?");
+    }
     for (int i = 0; i < 4; i++)
         if (gradOut->dims[i] > INT32_MAX)
             return emu_error(ACLNN_ERR_PARAM_INVALID, API, "gradOut dim %d is %lld, above INT32_MAX", i,
                              (long long)gradOut->dims[i]);
-
     return emu_check_output_writable(API, out, "out");
+}
+
+/* The tiling's ratio (compute_scale_value), in float32: the source step per gradOut index. */
+static float tiling_ratio(bool align_corners, float real_scale, int64_t in, int64_t out)
+{
+    if (align_corners)
+        return out > 1 ? (float)(in - 1) / (float)(out - 1) : 0.0f;
+    return real_scale > 0 ? real_scale : (float)in / (float)out;
+}
+
+/* FloatEqual of the kernel: the W pass is skipped at ratio 1 (within 1e-6). */
+static bool float_equal(float a, float b)
+{
+    return a > b ? a - b < 1e-6f : b - a < 1e-6f;
+}
+
+/* Which of CANN's kernels runs and with what ratios (910B/910_93 op_api). */
+static void choose_path(const aclTensor *gradOut, const aclIntArray *inputSize, bool alignCorners, double scalesH,
+                        double scalesW, upsample_plan *p)
+{
+    const bool same = same_sizes(gradOut, inputSize);
+    p->align_corners = alignCorners;
+    if (emu_soc_current()->family == EMU_SOC_950) {
+        p->path = UPSAMPLE_PATH_NO_KERNEL; /* only equal sizes get here (check 6) */
+        return;
+    }
+    /* ComputeCheckScale: scales must reproduce the output size, tested only if either is above 1e-9. */
+    bool scales_consistent = true;
+    if (fabs(scalesH) > 1e-9 || fabs(scalesW) > 1e-9)
+        scales_consistent = (double)p->out_h == floor((double)p->h * scalesH) &&
+                            (double)p->out_w == floor((double)p->w * scalesW);
+    /* CheckMinScale reads inputSize[2], [3] and gradOut's dims 2, 3 whatever the layout. */
+    const double in2 = (double)inputSize->values[2], in3 = (double)inputSize->values[3];
+    const double rh = scalesH > 0 ? 1.0 / scalesH : (gradOut->dims[2] ? in2 / (double)gradOut->dims[2] : 0.0);
+    const double rw = scalesW > 0 ? 1.0 / scalesW : (gradOut->dims[3] ? in3 / (double)gradOut->dims[3] : 0.0);
+    const bool min_scale_ok = rh >= 0.01 && rw >= 0.01;
+    if (!same && (!scales_consistent || !min_scale_ok)) {
+        /* ResizeBilinearV2Grad: the sizes' ratio, no scales. */
+        p->path = UPSAMPLE_PATH_RESIZE_V2_GRAD;
+        p->ratio_h = tiling_ratio(alignCorners, 0.0f, p->h, p->out_h);
+        p->ratio_w = tiling_ratio(alignCorners, 0.0f, p->w, p->out_w);
+        return;
+    }
+    /* UpsampleBilinear2dGrad with realScales = float(1 / scale) for a positive scale. */
+    p->path = UPSAMPLE_PATH_UPSAMPLE_GRAD;
+    const float real_h = scalesH > 0 ? (float)(1.0 / scalesH) : 0.0f;
+    const float real_w = scalesW > 0 ? (float)(1.0 / scalesW) : 0.0f;
+    p->ratio_h = tiling_ratio(alignCorners, real_h, p->h, p->out_h);
+    p->ratio_w = tiling_ratio(alignCorners, real_w, p->w, p->out_w);
+    /* The kernel skips the W pass at ratio 1, and the H pass only when the W pass ran. */
+    p->identity_w = float_equal(p->ratio_w, 1.0f);
+    p->identity_h = float_equal(p->ratio_h, 1.0f) && !p->identity_w;
+}
+
+/* Workspace CANN's phase one reports (an estimate of the executor's total,
+ * fidelity.md rule 10): Contiguous copies of non-contiguous tensors, the
+ * casts to and from FLOAT, the layout changes (NHWC transposes, or NC1HWC0
+ * on the ResizeBilinearV2Grad path), the kernel's FLOAT result, and the
+ * UpsampleBilinear2dGrad tiling's workspace (an intermediate of N*C*outH*W,
+ * 8 bytes an element as the tiling counts it, the weight matrices of each
+ * cube core, plus a fixed 32 MiB). Each tensor 512-byte aligned. */
+static uint64_t workspace_estimate(const aclTensor *gradOut, const aclTensor *out, const upsample_plan *p)
+{
+    if (p->path == UPSAMPLE_PATH_NO_KERNEL)
+        return 0;
+    const size_t item = emu_dtype_size(gradOut->dtype);
+    const int64_t n_go = emu_tensor_numel(gradOut), n_out = emu_tensor_numel(out);
+    const int64_t c1 = (p->c + 15) / 16;
+    const bool is_float = gradOut->dtype == ACL_FLOAT;
+    uint64_t total = 0;
+    if (!emu_tensor_contiguous(gradOut))
+        total += emu_ws_bytes(n_go, item);
+    if (!emu_tensor_contiguous(out))
+        total += emu_ws_bytes(n_out, item);
+    if (p->path == UPSAMPLE_PATH_RESIZE_V2_GRAD) {
+        total += emu_ws_bytes(p->n * c1 * p->out_h * p->out_w * 16, item);   /* gradOut in NC1HWC0 */
+        if (!is_float)
+            total += emu_ws_bytes(p->n * c1 * p->out_h * p->out_w * 16, 4);  /* cast to FLOAT */
+        total += 2 * emu_ws_bytes(p->n * c1 * p->h * p->w * 16, 4);         /* image, result */
+        if (!is_float)
+            total += emu_ws_bytes(p->n * c1 * p->h * p->w * 16, item);      /* cast back */
+        return total + emu_ws_bytes(n_out, item);                           /* back to NCHW / NHWC */
+    }
+    if (p->nhwc)
+        total += emu_ws_bytes(n_go, item) + emu_ws_bytes(n_out, 4);          /* transposes */
+    if (!is_float)
+        total += emu_ws_bytes(n_go, 4) + emu_ws_bytes(n_out, item);          /* casts */
+    total += emu_ws_bytes(n_out, 4);                                         /* the kernel's result */
+    /* The tiling's own workspace (upsample_bilinear2d_grad_tiling.cpp, getWorkSpace). */
+    const int64_t slide = 16;
+    const double rw = p->ratio_w, rh = p->ratio_h;
+    int64_t k_w = rw > 1e-6 ? ((int64_t)ceil((double)(slide + 4) / rw) + 8 + 7) / 8 * 8 : p->w;
+    int64_t k_h = rh > 1e-6 ? ((int64_t)ceil((double)(slide + 4) / rh) + 8 + 7) / 8 * 8 : p->h;
+    k_w = k_w < slide ? slide : k_w;
+    k_h = k_h < slide ? slide : k_h;
+    const int64_t radio = slide * (k_w > k_h ? k_w : k_h);
+    const int64_t intermediate = p->n * p->c * p->out_h * p->w;
+    const uint64_t tiling = (uint64_t)(intermediate + radio * emu_soc_current()->cube_cores) * 8 + ((uint64_t)32 << 20);
+    return total + tiling;
 }
 
 ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
@@ -119,15 +246,23 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
     int st = check(gradOut, outputSize, inputSize, out, workspaceSize, executor, &p);
     if (st)
         return st;
-    bool usable = scales_usable(&p, scalesH, scalesW);
-    p.align_corners = alignCorners;
-    p.ratio_h = axis_ratio(alignCorners, usable, scalesH, p.h, p.out_h);
-    p.ratio_w = axis_ratio(alignCorners, usable, scalesW, p.w, p.out_w);
-    char attrs[192];
-    snprintf(attrs, sizeof attrs, "alignCorners=%d scalesH=%g scalesW=%g (%s) format=%s", (int)alignCorners, scalesH,
-             scalesW, usable ? "scales used" : "size ratio", p.nhwc ? "NHWC" : "NCHW");
+    const bool empty = emu_tensor_numel(gradOut) == 0 || emu_tensor_numel(out) == 0;
+    if (!empty && (st = check_launch_path(gradOut, inputSize, out)) != 0)
+        return st;
+    uint64_t ws = 0; /* empty tensors: CANN returns before any kernel, with a workspace of 0 */
+    if (!empty) {
+        choose_path(gradOut, inputSize, alignCorners, scalesH, scalesW, &p);
+        ws = workspace_estimate(gradOut, out, &p);
+    }
+    char attrs[224];
+    snprintf(attrs, sizeof attrs, "alignCorners=%d scalesH=%g scalesW=%g format=%s path=%s ratio=%gx%g",
+             (int)alignCorners, scalesH, scalesW, p.nhwc ? "NHWC" : "NCHW",
+             empty || p.path == UPSAMPLE_PATH_NO_KERNEL ? "none"
+             : p.path == UPSAMPLE_PATH_RESIZE_V2_GRAD   ? "ResizeBilinearV2Grad"
+                                                        : "UpsampleBilinear2dGrad",
+             (double)p.ratio_h, (double)p.ratio_w);
     const aclTensor *tensors[] = {gradOut, out};
-    return emu_executor_create(&OP, tensors, &p, sizeof p, 0, attrs, workspaceSize, executor);
+    return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
 }
 
 ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardV2(void *workspace, uint64_t workspaceSize,

@@ -8,11 +8,20 @@
 
 #include "../../kernel/kernel.h"
 
+/* Which of CANN's kernels the op_api dispatches to. */
+typedef enum upsample_path {
+    UPSAMPLE_PATH_UPSAMPLE_GRAD,  /* UpsampleBilinear2dGrad (AscendC): scales honoured */
+    UPSAMPLE_PATH_RESIZE_V2_GRAD, /* ResizeBilinearV2Grad (TBE): the sizes' ratio */
+    UPSAMPLE_PATH_NO_KERNEL,      /* none (Ascend950 with equal sizes) */
+} upsample_path;
+
 typedef struct upsample_plan {
-    int64_t n, c, h, w, out_h, out_w;
-    double ratio_h, ratio_w; /* source step per output index, as CANN's rule decides */
+    int64_t n, c, h, w, out_h, out_w; /* w, h: the forward input's; out_*: gradOut's */
+    float ratio_h, ratio_w;           /* source step per gradOut index (the tiling's scale), float32 */
+    bool identity_h, identity_w;      /* the kernel skips that pass: a plain copy along the axis */
     bool align_corners;
-    bool nhwc;
+    bool nhwc;                        /* gradOut's storage format */
+    upsample_path path;
 } upsample_plan;
 
 /* Computes out from grad_out (views of the launch). 0 or a status plus message. */

@@ -51,17 +51,39 @@ static void taps_free(axis_taps *t)
     free(t->wt);
 }
 
-/* Source coordinate of output index i (spec: upsample_bilinear2d_backward_v2.md). */
-static void source_index(int64_t i, double ratio, bool align_corners, int64_t in, int64_t *lo, int64_t *hi, double *f)
+/* Where gradOut index i lands in the forward input, as CANN's
+ * UpsampleBilinear2dGrad kernel computes it in float32: weight wl at lo and
+ * wh at hi. A source at the last index takes the whole weight; one beyond it
+ * is dropped (false), where PyTorch would clamp it. */
+static bool source_index(int64_t i, float ratio, bool align_corners, bool identity, int64_t in, int64_t *lo,
+                         int64_t *hi, float *wl, float *wh)
 {
-    double s = align_corners ? (double)i * ratio : fmax(0.0, ((double)i + 0.5) * ratio - 0.5);
-    int64_t l = (int64_t)floor(s);
-    if (l > in - 1)
-        l = in - 1;
-    double frac = s - (double)l;
-    *lo = l;
-    *hi = l + 1 < in ? l + 1 : in - 1;
-    *f = frac < 0.0 ? 0.0 : frac > 1.0 ? 1.0 : frac;
+    if (identity) { /* the kernel skips this pass: a plain copy */
+        if (i >= in)
+            return false;
+        *lo = *hi = i;
+        *wl = 1.0f;
+        *wh = 0.0f;
+        return true;
+    }
+    float c = align_corners ? (float)i * ratio : ((float)i + 0.5f) * ratio - 0.5f;
+    if (!align_corners && !(c > 0.0f))
+        c = 0.0f;
+    const float f = floorf(c);
+    if (!(f <= (float)(in - 1)))
+        return false;
+    *lo = (int64_t)f;
+    if (*lo == in - 1) {
+        *hi = *lo;
+        *wl = 1.0f;
+        *wh = 0.0f;
+        return true;
+    }
+    const float lambda = c - f;
+    *hi = *lo + 1;
+    *wl = 1.0f - lambda;
+    *wh = lambda;
+    return true;
 }
 
 /* The longest run of input indices whose first source is affine with an integer stride >= 2. */
@@ -83,7 +105,7 @@ static void find_affine_run(axis_taps *t, int64_t in)
     }
 }
 
-static bool taps_build(axis_taps *t, int64_t in, int64_t out, double ratio, bool align_corners)
+static bool taps_build(axis_taps *t, int64_t in, int64_t out, float ratio, bool align_corners, bool identity)
 {
     int64_t *last = malloc((size_t)in * sizeof *last);
     t->first = malloc((size_t)in * sizeof *t->first);
@@ -98,8 +120,9 @@ static bool taps_build(axis_taps *t, int64_t in, int64_t out, double ratio, bool
     }
     for (int64_t i = 0; i < out; i++) {
         int64_t lo, hi;
-        double f;
-        source_index(i, ratio, align_corners, in, &lo, &hi, &f);
+        float wl, wh;
+        if (!source_index(i, ratio, align_corners, identity, in, &lo, &hi, &wl, &wh))
+            continue;
         int64_t ends[2] = {lo, hi};
         for (int e = 0; e < 2; e++) {
             t->first[ends[e]] = i < t->first[ends[e]] ? i : t->first[ends[e]];
@@ -123,10 +146,11 @@ static bool taps_build(axis_taps *t, int64_t in, int64_t out, double ratio, bool
         return false;
     for (int64_t i = 0; i < out; i++) {
         int64_t lo, hi;
-        double f;
-        source_index(i, ratio, align_corners, in, &lo, &hi, &f);
-        t->wt[(i - t->first[lo]) * in + lo] += (float)(1.0 - f);
-        t->wt[(i - t->first[hi]) * in + hi] += (float)f;
+        float wl, wh;
+        if (!source_index(i, ratio, align_corners, identity, in, &lo, &hi, &wl, &wh))
+            continue;
+        t->wt[(i - t->first[lo]) * in + lo] += wl;
+        t->wt[(i - t->first[hi]) * in + hi] += wh;
     }
     return true;
 }
@@ -142,49 +166,70 @@ static nchw_strides logical_strides(const emu_view *t, bool nhwc)
     return nhwc ? (nchw_strides){s[0], s[3], s[1], s[2]} : (nchw_strides){s[0], s[1], s[2], s[3]};
 }
 
+/* One element as float32: CANN casts gradOut to FLOAT before the kernel. */
+static inline float load_one(const void *base, aclDataType dt, int64_t o, const float *restrict f16)
+{
+    switch (dt) {
+    case ACL_FLOAT16: return f16[((const uint16_t *)base)[o]];
+    case ACL_BF16: return emu_bf16_to_f32(((const uint16_t *)base)[o]);
+    case ACL_DOUBLE: return (float)((const double *)base)[o];
+    case ACL_INT32: return (float)((const int32_t *)base)[o];
+    default: return ((const float *)base)[o];
+    }
+}
+
+/* float32 -> int32 as the Cast back to out's dtype does it here: toward zero, saturating, NaN to 0. */
+static inline int32_t f32_to_i32(float x)
+{
+    if (!(x == x))
+        return 0;
+    return x >= 2147483648.0f ? INT32_MAX : x < -2147483648.0f ? INT32_MIN : (int32_t)x;
+}
+
+static inline void store_one(void *base, aclDataType dt, int64_t o, float x)
+{
+    switch (dt) {
+    case ACL_FLOAT16: ((uint16_t *)base)[o] = emu_f32_to_f16(x); break;
+    case ACL_BF16: ((uint16_t *)base)[o] = emu_f32_to_bf16(x); break;
+    case ACL_DOUBLE: ((double *)base)[o] = (double)x; break;
+    case ACL_INT32: ((int32_t *)base)[o] = f32_to_i32(x); break;
+    default: ((float *)base)[o] = x; break;
+    }
+}
+
 /* A row is `len` items of `vec` lanes: (j, lane) at j*sj + lane*sl elements from base. */
 static inline void load_row(float *restrict dst, const void *base, aclDataType dt, int64_t len, int64_t vec,
                             int64_t sj, int64_t sl, const float *restrict f16)
 {
-    const uint16_t *h = base;
-    const float *f = base;
     if (vec == 1 ? sj == 1 : (sl == 1 && sj == vec)) { /* contiguous: one flat loop */
         const int64_t n = len * vec;
         if (dt == ACL_FLOAT16)
-            emu_f16_row_to_f32(dst, h, n);
+            emu_f16_row_to_f32(dst, base, n);
         else if (dt == ACL_BF16)
-            emu_bf16_row_to_f32(dst, h, n);
+            emu_bf16_row_to_f32(dst, base, n);
+        else if (dt == ACL_FLOAT)
+            memcpy(dst, base, (size_t)n * sizeof *dst);
         else
-            memcpy(dst, f, (size_t)n * sizeof *dst);
+            for (int64_t i = 0; i < n; i++)
+                dst[i] = load_one(base, dt, i, f16);
         return;
     }
     for (int64_t j = 0; j < len; j++)
-        for (int64_t v = 0; v < vec; v++) {
-            const int64_t o = j * sj + v * sl;
-            dst[j * vec + v] = dt == ACL_FLOAT16 ? f16[h[o]] : dt == ACL_BF16 ? emu_bf16_to_f32(h[o]) : f[o];
-        }
+        for (int64_t v = 0; v < vec; v++)
+            dst[j * vec + v] = load_one(base, dt, j * sj + v * sl, f16);
 }
 
 static inline void store_row(void *base, aclDataType dt, const float *restrict src, int64_t len, int64_t vec, int64_t sj,
                       int64_t sl)
 {
-    uint16_t *h = base;
-    float *f = base;
-    if (dt != ACL_FLOAT && (vec == 1 ? sj == 1 : (sl == 1 && sj == vec))) { /* contiguous half row */
-        (dt == ACL_FLOAT16 ? emu_f32_row_to_f16 : emu_f32_row_to_bf16)(h, src, len * vec);
+    const bool contiguous = vec == 1 ? sj == 1 : (sl == 1 && sj == vec);
+    if (contiguous && (dt == ACL_FLOAT16 || dt == ACL_BF16)) { /* contiguous half row */
+        (dt == ACL_FLOAT16 ? emu_f32_row_to_f16 : emu_f32_row_to_bf16)(base, src, len * vec);
         return;
     }
     for (int64_t j = 0; j < len; j++)
-        for (int64_t v = 0; v < vec; v++) {
-            const int64_t o = j * sj + v * sl;
-            const float x = src[j * vec + v];
-            if (dt == ACL_FLOAT16)
-                h[o] = emu_f32_to_f16(x);
-            else if (dt == ACL_BF16)
-                h[o] = emu_f32_to_bf16(x);
-            else
-                f[o] = x;
-        }
+        for (int64_t v = 0; v < vec; v++)
+            store_one(base, dt, j * sj + v * sl, src[j * vec + v]);
 }
 
 /* acc[0..len) = sum over t < n of w[t] * rows[t][0..len), up to four rows per pass. */
@@ -431,8 +476,8 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
     const int64_t tasks = planes * p->h;
 
     int status = 0;
-    if (!taps_build(&x.th, p->h, p->out_h, p->ratio_h, p->align_corners) ||
-        !taps_build(&x.tw, p->w, p->out_w, p->ratio_w, p->align_corners)) {
+    if (!taps_build(&x.th, p->h, p->out_h, p->ratio_h, p->align_corners, p->identity_h) ||
+        !taps_build(&x.tw, p->w, p->out_w, p->ratio_w, p->align_corners, p->identity_w)) {
         snprintf(msg, cap, "out of memory building the interpolation weights");
         status = EMU_KERNEL_ERR_INNER;
         goto done;
