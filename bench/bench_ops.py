@@ -82,10 +82,21 @@ def device_tensor(array: np.ndarray, fmt: str, keep: list):
     return t
 
 
+_WORKSPACE: dict = {"buf": None}
+
+
+def workspace(nbytes: int):
+    """A device workspace of at least nbytes, allocated once and reused (as a program keeps it)."""
+    buf = _WORKSPACE["buf"]
+    if nbytes and (buf is None or buf.nbytes < nbytes):
+        buf = _WORKSPACE["buf"] = aclnn_emu.DeviceBuffer(nbytes)
+    return buf.handle if nbytes else ffi.NULL
+
+
 def run_two_phase(get_ws, launch, args):
     ws, ex = ffi.new("uint64_t *"), ffi.new("aclOpExecutor **")
     aclnn_emu.check(get_ws(*args, ws, ex), "phase one")
-    aclnn_emu.check(launch(ffi.NULL, 0, ex[0], ffi.NULL), "phase two")
+    aclnn_emu.check(launch(workspace(ws[0]), ws[0], ex[0], ffi.NULL), "phase two")
     aclnn_emu.check(lib.aclrtSynchronizeStream(ffi.NULL), "synchronize")
 
 

@@ -46,6 +46,12 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuSetSoc(const char *name);
  */
 ACL_FUNC_VISIBILITY size_t aclnnEmuReport(char *buf, size_t cap);
 
+/**
+ * True when [ptr, ptr + size) lies inside one live block from aclrtMalloc
+ * (so a cached workspace can be told from memory aclFinalize released).
+ */
+ACL_FUNC_VISIBILITY bool aclnnEmuIsDeviceMemory(const void *ptr, size_t size);
+
 /** Number of live handles (tensors, arrays, executors, streams, device blocks). */
 ACL_FUNC_VISIBILITY uint64_t aclnnEmuLiveHandles(void);
 

@@ -155,6 +155,7 @@ aclError aclnnEmuSetOption(const char *name, int64_t value);
 aclError aclnnEmuGetOption(const char *name, int64_t *value);
 aclError aclnnEmuSetSoc(const char *name);
 size_t aclnnEmuReport(char *buf, size_t cap);
+bool aclnnEmuIsDeviceMemory(const void *ptr, size_t size);
 uint64_t aclnnEmuLiveHandles(void);
 uint64_t aclnnEmuPendingWarnings(void);
 size_t aclnnEmuTakeWarning(char *buf, size_t cap);

@@ -8,6 +8,7 @@ Checks, status codes and messages are the C library's (CANN's).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -16,7 +17,7 @@ import numpy as np
 from . import _memory
 from ._ffi import ffi, lib
 from .errors import ACLNN_ERR_PARAM_INVALID, check
-from .runtime import FORMATS, Executor, IntArray, Stream, Tensor, acl_dtype, ensure_device
+from .runtime import FORMATS, DeviceBuffer, Executor, IntArray, Stream, Tensor, acl_dtype, ensure_device
 
 __all__ = [
     "roi_align_v2_backward",
@@ -50,7 +51,6 @@ class _Call:
         self.tensors: list[Any] = []
         self.arrays: list[Any] = []
         self.registered: list[Any] = []
-        self.workspace: Any = None
 
     def tensor(self, a: np.ndarray, fmt: str) -> Any:
         shape = a.shape
@@ -87,12 +87,11 @@ class _Call:
             check(status, op.name + "GetWorkspaceSize")
         workspace = ffi.NULL
         if ws[0]:
-            out = ffi.new("void **")
-            status = lib.aclrtMalloc(out, ws[0], 0)
-            if status:
+            try:
+                workspace = _cached_workspace(ws[0])
+            except BaseException:
                 lib.aclDestroyAclOpExecutor(ex[0])
-                check(status, "aclrtMalloc")
-            workspace = self.workspace = out[0]
+                raise
         s = stream.handle if stream is not None else ffi.NULL
         status = op.phase_two(workspace, ws[0], ex[0], s)
         if status:
@@ -106,8 +105,28 @@ class _Call:
             lib.aclDestroyIntArray(a)
         for r in self.registered:
             lib.aclrtHostUnregister(r)
-        if self.workspace is not None:
-            lib.aclrtFree(self.workspace)
+
+
+_WORKSPACE_CACHE = threading.local()
+_WORKSPACE_CACHE_MAX = 256 << 20
+
+
+def _cached_workspace(nbytes: int) -> Any:
+    """Device memory for a workspace of nbytes, kept per thread for the next call.
+
+    Array-level calls synchronise before they return, so one buffer serves
+    them all; CANN's workspaces are large (tens of MiB), and allocating one
+    per call would cost more than a small operator.
+    """
+    buf = getattr(_WORKSPACE_CACHE, "buf", None)
+    if buf is not None and buf.nbytes >= nbytes and lib.aclnnEmuIsDeviceMemory(buf.handle, buf.nbytes):
+        return buf.handle
+    buf = DeviceBuffer(nbytes)
+    if nbytes <= _WORKSPACE_CACHE_MAX:
+        _WORKSPACE_CACHE.buf = buf
+    else:
+        _WORKSPACE_CACHE.once = buf  # kept until the next call replaces it
+    return buf.handle
 
 
 class _Operator:

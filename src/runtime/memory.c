@@ -92,6 +92,12 @@ static int add_block(uintptr_t base, size_t size, bool device, bool owned, int p
     return 0;
 }
 
+ACL_FUNC_VISIBILITY bool aclnnEmuIsDeviceMemory(const void *ptr, size_t size)
+{
+    emu_block_info b;
+    return ptr && emu_mem_find(ptr, size, &b) && b.device && !b.registered;
+}
+
 static bool valid_policy(int policy)
 {
     const int flags = ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | ACL_MEM_ACCESS_USER_SPACE_READONLY;
@@ -320,7 +326,7 @@ static int check_copy(const char *api, void *dst, size_t destMax, const void *sr
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "count %zu exceeds destMax %zu", count, destMax);
     if (kind < 0 || kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "kind %d is not an aclrtMemcpyKind", kind);
-    bool dst_dev, src_dev;
+    bool dst_dev = false, src_dev = false;
     int st = check_range(api, "dst", dst, count, &dst_dev);
     if (!st)
         st = check_range(api, "src", src, count, &src_dev);
