@@ -61,6 +61,12 @@ typedef struct emu_op_def {
     int (*run)(const struct emu_launch *l, char *msg, size_t msg_cap);
 } emu_op_def;
 
+/* An operator file's definition: OP, named by its CANN API, with its tensors'
+ * names (inputs then outputs, signature order) and its run step. */
+#define EMU_DEFINE_OP(api_name, names, inputs, outputs, run_fn)                                            \
+    static const emu_op_def OP = {                                                                         \
+        .name = api_name, .tensor_names = names, .n_inputs = inputs, .n_outputs = outputs, .run = run_fn}
+
 /* Everything one execution needs: a snapshot of the executor taken at launch. */
 typedef struct emu_launch {
     const emu_op_def *op;

@@ -60,13 +60,7 @@ static int run(const emu_launch *l, char *msg, size_t cap)
     return st ? st : roi_align_v2_backward_kernel(&grad_output, &boxes, &grad_input, p, msg, cap);
 }
 
-static const emu_op_def OP = {
-    .name = OP_NAME,
-    .tensor_names = TENSOR_NAMES,
-    .n_inputs = 2,
-    .n_outputs = 1,
-    .run = run,
-};
+EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 2, 1, run);
 
 /* Phase one's checks, in CANN's order. */
 static int check(const aclTensor *gradOutput, const aclTensor *boxes, const aclIntArray *inputShape,

@@ -36,13 +36,7 @@ static int run(const emu_launch *l, char *msg, size_t cap)
     return upsample_bilinear2d_backward_kernel(&grad_out, &out, p, msg, cap);
 }
 
-static const emu_op_def OP = {
-    .name = OP_NAME,
-    .tensor_names = TENSOR_NAMES,
-    .n_inputs = 1,
-    .n_outputs = 1,
-    .run = run,
-};
+EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, run);
 
 /* CheckIOSizesIsSame: gradOut's view shape equals inputSize, dim by dim. */
 static bool same_sizes(const aclTensor *gradOut, const aclIntArray *inputSize)
