@@ -64,18 +64,28 @@ def test_cpp_examples(example, tmp_path):
 
 
 def test_meson_install_layout(tmp_path):
-    """`meson install` gives C users headers, the library, the CANN names and a pkg-config file."""
+    """`meson install` lays out the same toolkit tree as the wheel: set_env.sh, include/, lib64/."""
     if subprocess.run(["meson", "--version"], capture_output=True).returncode != 0:
         pytest.skip("meson is not installed")
     build, prefix = tmp_path / "build", tmp_path / "prefix"
-    subprocess.run(["meson", "setup", str(build), str(ROOT), f"--prefix={prefix}", "--libdir=lib",
-                    "-Dtests=false"], check=True, capture_output=True)  # fmt: skip
+    subprocess.run(["meson", "setup", str(build), str(ROOT), f"--prefix={prefix}", "-Dtests=false"], check=True,
+                   capture_output=True)  # fmt: skip
     subprocess.run(["meson", "install", "-C", str(build)], check=True, capture_output=True)
-    lib = prefix / "lib"
-    for name in ["libaclnn_emu.so", "libascendcl.so", "libnnopbase.so", "libopapi.so", "pkgconfig/aclnn-emu.pc"]:
+    lib = prefix / "lib64"
+    for name in ["libaclnn_emu.so", "libascendcl.so", "libacl_rt.so", "libnnopbase.so", "libopapi.so",
+                 "pkgconfig/aclnn-emu.pc", "../lib/cmake/aclnn-emu/aclnn-emuConfig.cmake"]:  # fmt: skip
         assert (lib / name).exists(), name
+    assert (prefix / "set_env.sh").exists()
     for h in HEADERS:
         assert (prefix / "include" / h).exists(), h
+    # A CANN build line against the installed prefix, run with set_env.sh's environment only.
+    exe = tmp_path / "cann_style"
+    script = (f'set -eu\nsource "{prefix}/set_env.sh"\n'
+              f'g++ "{ROOT / "examples" / "roi_align_v2_backward.cpp"}" -I "$ASCEND_HOME_PATH/include" '
+              f'-L "$ASCEND_HOME_PATH/lib64" -lopapi -lascendcl -lnnopbase -o "{exe}"\n"{exe}"')  # fmt: skip
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/tmp")}
+    r = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and "MISMATCH" not in r.stdout, r.stdout + r.stderr
     env = dict(os.environ, PKG_CONFIG_PATH=str(lib / "pkgconfig"))
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "aclnn-emu"], env=env, capture_output=True,
                            text=True)  # fmt: skip
