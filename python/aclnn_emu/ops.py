@@ -8,6 +8,7 @@ Checks, status codes and messages are the C library's (CANN's).
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -27,17 +28,44 @@ __all__ = [
 ]
 
 
-def _as_array(x: Any) -> np.ndarray:
-    """A numpy view of ``x`` without a copy where numpy can make one, usable as an aclTensor."""
-    if not isinstance(x, np.ndarray):
-        if hasattr(x, "__dlpack__") and not hasattr(x, "__array_interface__"):
-            try:
-                x = np.from_dlpack(x)
-            except (TypeError, BufferError, RuntimeError):
-                x = np.asarray(x)
-        else:
-            x = np.asarray(x)
-    return _memory.describable(x)
+def _from_dlpack(x: Any) -> np.ndarray:
+    """A numpy view of a DLPack producer (a torch tensor, a JAX or CuPy-on-host array).
+
+    Tensors that require grad are read without autograd (``detach()``, still
+    no copy); bfloat16, which numpy's DLPack import lacks, goes through an
+    int16 view and comes out as ``ml_dtypes.bfloat16``.
+    """
+    if getattr(x, "requires_grad", False) and hasattr(x, "detach"):
+        x = x.detach()
+    try:
+        return np.from_dlpack(x)
+    except (TypeError, BufferError, RuntimeError) as err:
+        torch = sys.modules.get("torch")
+        if torch is not None and getattr(x, "dtype", None) == torch.bfloat16:
+            import ml_dtypes
+
+            return np.from_dlpack(x.view(torch.int16)).view(ml_dtypes.bfloat16)
+        try:
+            return np.asarray(x)
+        except Exception:
+            raise TypeError(f"cannot view a {type(x).__name__} as an array: {err}") from err
+
+
+def _as_array(x: Any, dtype: Any = np.float32) -> np.ndarray:
+    """A numpy view of ``x`` without a copy where one exists, usable as an aclTensor.
+
+    Lists, tuples and scalars become ``dtype`` (float32 unless the operator's
+    other inputs say otherwise), not numpy's default float64.
+    """
+    if isinstance(x, np.ndarray):
+        a = x
+    elif isinstance(x, (list, tuple)) or np.isscalar(x):
+        a = np.asarray(x, dtype=dtype)
+    elif hasattr(x, "__dlpack__") and not hasattr(x, "__array_interface__"):
+        a = _from_dlpack(x)
+    else:
+        a = np.asarray(x)
+    return _memory.describable(a)
 
 
 class _Call:
@@ -147,15 +175,15 @@ class _Operator:
     ) -> np.ndarray:
         """Run at array level: ``args(call, target)`` builds phase one's arguments."""
         ensure_device()
-        result, target = _output(out, out_shape, dtype)
+        result, view, target = _output(out, out_shape, dtype)
         call = _Call()
         try:
             self_args = args(call, target)
             call.run(self, self_args, stream)
         finally:
             call.close()
-        if target is not result:
-            result[...] = target
+        if target is not view:
+            view[...] = target  # out's strides could not be described: the kernel wrote a copy
         return result
 
     def plan(self, args: list[Any], tensors: Sequence[Tensor]) -> tuple[int, Executor]:
@@ -172,14 +200,28 @@ _ROI_ALIGN_V2_BACKWARD = _Operator("aclnnRoiAlignV2Backward")
 _UPSAMPLE_BILINEAR2D_BACKWARD_V2 = _Operator("aclnnUpsampleBilinear2dBackwardV2")
 
 
-def _output(out: Any, shape: Sequence[int], dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
-    """(array returned to the caller, array the kernel writes)."""
+def _output(out: Any, shape: Sequence[int], dtype: np.dtype) -> tuple[Any, np.ndarray, np.ndarray]:
+    """(object returned to the caller, numpy view of it, array the kernel writes).
+
+    ``out`` may be any writable array numpy can view without a copy: a numpy
+    array, a DLPack producer (a torch tensor), a buffer-protocol object.
+    """
     if out is None:
         arr = np.empty(tuple(int(d) for d in shape), dtype=dtype)
-        return arr, arr
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
-    return out, _memory.describable(out)
+        return arr, arr, arr
+    if isinstance(out, np.ndarray):
+        view = out
+    elif hasattr(out, "__dlpack__") and not hasattr(out, "__array_interface__"):
+        view = _from_dlpack(out)
+    else:
+        try:
+            view = np.asarray(memoryview(out))
+        except TypeError:
+            kind = type(out).__name__
+            raise TypeError(f"out must be a writable array (numpy, DLPack or buffer protocol), got {kind}") from None
+    if not view.flags.writeable:
+        raise TypeError(f"out must be writable; this {type(out).__name__} is read-only")
+    return out, view, _memory.describable(view)
 
 
 def roi_align_v2_backward_get_workspace_size(
@@ -193,14 +235,43 @@ def roi_align_v2_backward_get_workspace_size(
     aligned: bool,
     grad_input: Tensor,
 ) -> tuple[int, Executor]:
-    """Phase one of ``aclnnRoiAlignV2Backward`` (handle level).
+    """Phase one of ``aclnnRoiAlignV2Backward`` (handle level), as the C call.
+
+    Parameters
+    ----------
+    grad_output : Tensor
+        FLOAT, NCHW, ``(K, C, pooled_height, pooled_width)``.
+    boxes : Tensor
+        FLOAT, ND, ``(K, 5)``: ``(image_id, x1, y1, x2, y2)`` per row.
+    input_shape : IntArray
+        ``(B, C, H, W)`` of the forward input.
+    pooled_height, pooled_width : int
+        Must equal ``grad_output``'s last two dims.
+    spatial_scale : float
+        Feature-map scale (> FLT_MIN; NaN is accepted as CANN does, with a warning).
+    sampling_ratio : int
+        Samples per bin and axis (>= 0; 0 is adaptive; cast to int32 as CANN's tiling does).
+    aligned : bool
+        Half-pixel shift of the boxes (torchvision ``aligned=True``).
+    grad_input : Tensor
+        FLOAT, NCHW, shape ``input_shape``: the output.
 
     Returns
     -------
     workspace_size : int
-        Bytes of workspace phase two needs.
+        Bytes of device workspace phase two needs (CANN's estimate: allocate
+        it, e.g. ``DeviceBuffer(workspace_size)``, and pass it to :meth:`Executor.run`).
     executor : Executor
-        Run it with :meth:`Executor.run`.
+        The planned call; it keeps the tensors' memory alive.
+
+    Raises
+    ------
+    ParamNullptrError
+        A NULL argument (161001).
+    ParamInvalidError
+        A dtype, format, shape or attribute CANN refuses (161002), in CANN's check order.
+    InnerError
+        An empty ``grad_input`` with non-empty ``grad_output`` and boxes (561103, as CANN).
     """
     args = [
         grad_output.handle, boxes.handle, input_shape.handle, int(pooled_height), int(pooled_width),
@@ -218,7 +289,43 @@ def upsample_bilinear2d_backward_v2_get_workspace_size(
     scales_w: float,
     out: Tensor,
 ) -> tuple[int, Executor]:
-    """Phase one of ``aclnnUpsampleBilinear2dBackwardV2`` (handle level); see the roi variant."""
+    """Phase one of ``aclnnUpsampleBilinear2dBackwardV2`` (handle level), as the C call.
+
+    Parameters
+    ----------
+    grad_out : Tensor
+        ``(N, C, outH, outW)`` (NCHW) or ``(N, outH, outW, C)`` (NHWC): its
+        storage format decides the layout. FLOAT, FLOAT16 or BF16 (any dtype
+        when its shape equals ``input_size``).
+    output_size : IntArray
+        ``(outH, outW)``.
+    input_size : IntArray
+        The forward input's shape, in ``grad_out``'s layout.
+    align_corners : bool
+        Corner-pixel-centre alignment.
+    scales_h, scales_w : float
+        Forward scales; used by CANN's kernel when they reproduce the sizes
+        (or when ``grad_out``'s shape equals ``input_size``), else the sizes' ratio.
+    out : Tensor
+        NCHW or NHWC, shape ``input_size``, ``grad_out``'s dtype: the output.
+
+    Returns
+    -------
+    workspace_size : int
+        Bytes of device workspace phase two needs (CANN's estimate, tens of
+        MiB: the kernel's tiling alone asks for 32 MiB); 0 for empty tensors.
+    executor : Executor
+        The planned call; it keeps the tensors' memory alive.
+
+    Raises
+    ------
+    ParamNullptrError
+        A NULL argument (161001).
+    ParamInvalidError
+        A rank, size, format, shape or dtype CANN refuses (161002), in CANN's check order.
+    InnerError
+        A dtype the emulator cannot cast to FLOAT on the equal-size path (561103).
+    """
     args = [
         grad_out.handle, output_size.handle, input_size.handle, bool(align_corners), float(scales_h),
         float(scales_w), out.handle,
@@ -236,17 +343,19 @@ def roi_align_v2_backward(
     sampling_ratio: int = 0,
     aligned: bool = False,
     *,
-    out: np.ndarray | None = None,
+    out: Any = None,
     stream: Stream | None = None,
-) -> np.ndarray:
+) -> Any:
     """Gradient of RoIAlign with respect to its input (``aclnnRoiAlignV2Backward``).
 
     Parameters
     ----------
     grad_output : array_like, float32, shape (K, C, pooled_height, pooled_width)
-        Gradient of the RoIAlign output.
+        Gradient of the RoIAlign output (numpy, a torch tensor (also one that
+        requires grad), any DLPack or buffer-protocol array; lists become float32).
     boxes : array_like, float32, shape (K, 5)
-        Rows ``(image_id, x1, y1, x2, y2)`` in image coordinates.
+        Rows ``(image_id, x1, y1, x2, y2)`` in image coordinates (lists take
+        ``grad_output``'s dtype).
     input_shape : sequence of 4 ints
         ``(B, C, H, W)`` of the forward input.
     pooled_height, pooled_width : int, optional
@@ -257,8 +366,9 @@ def roi_align_v2_backward(
         Samples per bin per axis; 0 is adaptive (``ceil(bin size)``).
     aligned : bool
         Shift boxes by -0.5 pixel (torchvision ``aligned=True``).
-    out : numpy.ndarray, optional
-        float32 array of ``input_shape`` to write (any strides).
+    out : array, optional
+        Writable float32 array of ``input_shape`` to write (any strides; numpy,
+        a torch tensor or any DLPack / buffer-protocol array); it is returned.
     stream : Stream, optional
         Stream to run on (default stream if None); the call waits for it.
 
@@ -281,7 +391,8 @@ def roi_align_v2_backward(
     >>> float(gi.sum())
     4.0
     """
-    g, b = _as_array(grad_output), _as_array(boxes)
+    g = _as_array(grad_output)
+    b = _as_array(boxes, g.dtype)
     ph = g.shape[2] if pooled_height is None and g.ndim == 4 else pooled_height
     pw = g.shape[3] if pooled_width is None and g.ndim == 4 else pooled_width
     if ph is None or pw is None:
@@ -304,15 +415,17 @@ def upsample_bilinear2d_backward_v2(
     scales_w: float = 0.0,
     *,
     format: str = "NCHW",
-    out: np.ndarray | None = None,
+    out: Any = None,
     stream: Stream | None = None,
-) -> np.ndarray:
+) -> Any:
     """Gradient of 2-D bilinear upsampling (``aclnnUpsampleBilinear2dBackwardV2``).
 
     Parameters
     ----------
     grad_out : array_like, float32, float16 or bfloat16
-        ``(N, C, outH, outW)`` for NCHW, ``(N, outH, outW, C)`` for NHWC.
+        ``(N, C, outH, outW)`` for NCHW, ``(N, outH, outW, C)`` for NHWC
+        (numpy, a torch tensor (also bfloat16 or one that requires grad), any
+        DLPack or buffer-protocol array; lists become float32).
     output_size : sequence of 2 ints
         ``(outH, outW)``.
     input_size : sequence of 4 ints
@@ -324,15 +437,27 @@ def upsample_bilinear2d_backward_v2(
         them only when ``outH == floor(H * scales_h)`` and likewise for W.
     format : {"NCHW", "NHWC"}
         Layout of ``grad_out`` and of the result.
-    out : numpy.ndarray, optional
-        Array of ``input_size`` and ``grad_out``'s dtype to write.
+    out : array, optional
+        Writable array of ``input_size`` and ``grad_out``'s dtype to write
+        (numpy, a torch tensor or any DLPack / buffer-protocol array); it is
+        returned.
     stream : Stream, optional
         Stream to run on (default stream if None); the call waits for it.
 
     Returns
     -------
     numpy.ndarray
-        The gradient of the forward input, shape ``input_size``.
+        The gradient of the forward input, shape ``input_size`` (``out`` if given).
+
+    Raises
+    ------
+    ParamInvalidError
+        A size, shape, format or dtype CANN refuses (status 161002), with CANN's
+        message order; e.g. float64 when the sizes differ.
+    ParamNullptrError
+        A workspace that could not be provided (161001).
+    TypeError
+        ``grad_out`` or ``out`` is not an array numpy can view, or ``out`` is read-only.
 
     Examples
     --------
