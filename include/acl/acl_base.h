@@ -118,6 +118,15 @@ typedef enum aclSysParamOpt {
  */
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 
+/** Bytes of one element of dataType; 0 for types without a whole-byte size and for unknown values. */
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+
+/** float -> float16, round to nearest even (NaN stays NaN, overflow gives infinity). */
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+
+/** float16 -> float (exact). */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+
 #ifdef __cplusplus
 }
 #endif

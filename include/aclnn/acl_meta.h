@@ -57,6 +57,39 @@ ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor *tensor);
  * @returns the array, or NULL (message in aclGetRecentErrMsg) for NULL value with size > 0,
  *          a size above 2^40 / 8, or out of memory.
  */
+/**
+ * Creates a host scalar; the value (aclDataTypeSize(dataType) bytes at value) is copied.
+ * @returns the scalar, or NULL (message in aclGetRecentErrMsg) for a NULL value or a
+ *          data type without a whole-byte size.
+ */
+ACL_FUNC_VISIBILITY aclScalar *aclCreateScalar(void *value, aclDataType dataType);
+/** Destroys a scalar (NULL is accepted). @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_INVALID for a stale handle. */
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyScalar(const aclScalar *scalar);
+
+/**
+ * Creates a list of tensors; the pointers are copied and the list owns the
+ * tensors: aclDestroyTensorList destroys them (as CANN does).
+ * @param value size live tensors (NULL entries allowed; value NULL only with size 0)
+ * @returns the list, or NULL (message in aclGetRecentErrMsg) for a stale entry or NULL value.
+ */
+ACL_FUNC_VISIBILITY aclTensorList *aclCreateTensorList(const aclTensor *const *value, uint64_t size);
+/** Destroys a tensor list and its tensors (NULL is accepted). @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_INVALID
+ *  for a stale list or an entry destroyed already (the others are still destroyed). */
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensorList(const aclTensorList *array);
+/** Number of tensors in a list. @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_NULLPTR; ACLNN_ERR_PARAM_INVALID. */
+ACL_FUNC_VISIBILITY aclnnStatus aclGetTensorListSize(const aclTensorList *tensorList, uint64_t *size);
+
+/** Creates a list of scalars, which it owns (see aclCreateTensorList). */
+ACL_FUNC_VISIBILITY aclScalarList *aclCreateScalarList(const aclScalar *const *value, uint64_t size);
+/** Destroys a scalar list and its scalars (NULL is accepted). */
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyScalarList(const aclScalarList *array);
+/** Number of scalars in a list. @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_NULLPTR; ACLNN_ERR_PARAM_INVALID. */
+ACL_FUNC_VISIBILITY aclnnStatus aclGetScalarListSize(const aclScalarList *scalarList, uint64_t *size);
+/** Number of values in a float array. @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_NULLPTR; ACLNN_ERR_PARAM_INVALID. */
+ACL_FUNC_VISIBILITY aclnnStatus aclGetFloatArraySize(const aclFloatArray *array, uint64_t *size);
+/** Number of values in a bool array. @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_NULLPTR; ACLNN_ERR_PARAM_INVALID. */
+ACL_FUNC_VISIBILITY aclnnStatus aclGetBoolArraySize(const aclBoolArray *array, uint64_t *size);
+
 ACL_FUNC_VISIBILITY aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size);
 /** Destroys an int array. @returns ACLNN_SUCCESS (also for NULL); ACLNN_ERR_PARAM_INVALID for a stale handle. */
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyIntArray(const aclIntArray *array);

@@ -69,6 +69,9 @@ typedef enum aclSysParamOpt {
     ACL_OPT_ENABLE_KERNEL_EARLY_START = 3
 } aclSysParamOpt;
 const char *aclGetRecentErrMsg(void);
+size_t aclDataTypeSize(aclDataType dataType);
+aclFloat16 aclFloatToFloat16(float value);
+float aclFloat16ToFloat(aclFloat16 value);
 
 /* acl/acl_rt.h */
 typedef enum aclrtMemcpyKind {
@@ -125,6 +128,16 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
                            const int64_t *stride, int64_t offset, aclFormat format, const int64_t *storageDims,
                            uint64_t storageDimsNum, void *tensorData);
 aclnnStatus aclDestroyTensor(const aclTensor *tensor);
+aclScalar *aclCreateScalar(void *value, aclDataType dataType);
+aclnnStatus aclDestroyScalar(const aclScalar *scalar);
+aclTensorList *aclCreateTensorList(const aclTensor *const *value, uint64_t size);
+aclnnStatus aclDestroyTensorList(const aclTensorList *array);
+aclnnStatus aclGetTensorListSize(const aclTensorList *tensorList, uint64_t *size);
+aclScalarList *aclCreateScalarList(const aclScalar *const *value, uint64_t size);
+aclnnStatus aclDestroyScalarList(const aclScalarList *array);
+aclnnStatus aclGetScalarListSize(const aclScalarList *scalarList, uint64_t *size);
+aclnnStatus aclGetFloatArraySize(const aclFloatArray *array, uint64_t *size);
+aclnnStatus aclGetBoolArraySize(const aclBoolArray *array, uint64_t *size);
 aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size);
 aclnnStatus aclDestroyIntArray(const aclIntArray *array);
 aclFloatArray *aclCreateFloatArray(const float *value, uint64_t size);

@@ -23,8 +23,10 @@ __all__ = [
     "DeviceBuffer",
     "Executor",
     "IntArray",
+    "Scalar",
     "Stream",
     "Tensor",
+    "TensorList",
     "acl_dtype",
     "ensure_device",
     "get_option",
@@ -443,11 +445,18 @@ class Tensor(_Handle):
         self._item = item
 
     def close(self) -> None:
-        """Destroy the tensor and release the host-memory registration."""
+        """Destroy the tensor (unless a list owns it) and release the host-memory registration."""
+        if getattr(self, "_owner", None) is not None:
+            self._cdata = None  # the owning list destroys it
         super().close()
         _memory.release(self._registration)
         self._registration = None
         self._base = None
+
+    def _owned_by(self, owner: Any) -> None:
+        """The C handle now belongs to owner (a list): it destroys it, not this object."""
+        ffi.gc(self.handle, None)  # no destructor any more; the handle stays usable
+        self._owner = owner
 
     @property
     def base(self) -> Any:
@@ -522,6 +531,64 @@ class IntArray(_Handle):
     def __len__(self) -> int:
         out = ffi.new("uint64_t *")
         check(lib.aclGetIntArraySize(self.handle, out), "aclGetIntArraySize")
+        return int(out[0])
+
+
+class Scalar(_Handle):
+    """A host ``aclScalar`` (``aclCreateScalar``); the value is copied.
+
+    Parameters
+    ----------
+    value : scalar
+        The value.
+    dtype : numpy dtype
+        Its ``aclDataType`` (default float32).
+
+    Examples
+    --------
+    >>> import numpy as np, aclnn_emu
+    >>> with aclnn_emu.Scalar(1.5, np.float16) as s:
+    ...     float(s.value)
+    1.5
+    """
+
+    def __init__(self, value: Any, dtype: Any = np.float32) -> None:
+        super().__init__()
+        self.value = np.asarray(value, dtype=dtype)
+        raw = lib.aclCreateScalar(ffi.from_buffer(self.value), acl_dtype(self.value.dtype))
+        if raw == ffi.NULL:
+            check(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar")
+        self._own(raw, lib.aclDestroyScalar)
+
+
+class TensorList(_Handle):
+    """An ``aclTensorList`` (``aclCreateTensorList``) that owns its tensors, as in CANN.
+
+    The tensors handed to it are destroyed with the list (``aclDestroyTensorList``);
+    their Python objects stay usable until then and do not destroy them again.
+
+    Examples
+    --------
+    >>> import numpy as np, aclnn_emu
+    >>> with aclnn_emu.TensorList([aclnn_emu.Tensor(np.zeros(4, np.float32))]) as tl:
+    ...     len(tl)
+    1
+    """
+
+    def __init__(self, tensors: Sequence[Tensor]) -> None:
+        super().__init__()
+        handles = [t.handle for t in tensors]
+        raw = lib.aclCreateTensorList(handles, len(handles))
+        if raw == ffi.NULL:
+            check(ACLNN_ERR_PARAM_INVALID, "aclCreateTensorList")
+        for t in tensors:
+            t._owned_by(self)
+        self.tensors = list(tensors)
+        self._own(raw, lib.aclDestroyTensorList)
+
+    def __len__(self) -> int:
+        out = ffi.new("uint64_t *")
+        check(lib.aclGetTensorListSize(self.handle, out), "aclGetTensorListSize")
         return int(out[0])
 
 

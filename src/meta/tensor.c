@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kernel/half.h"
 #include "meta.h"
 
 size_t emu_dtype_size(aclDataType dt)
@@ -440,17 +441,177 @@ ACL_FUNC_VISIBILITY aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataT
     return st;
 }
 
-ACL_FUNC_VISIBILITY aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size)
+/* The size of any array or list (they share the layout: a uint64 count first). */
+static aclnnStatus array_size(const char *api, emu_kind kind, const void *array, const char *param, uint64_t *size)
 {
-    EMU_API_ENTRY();
+    emu_diag_api(api);
     if (!array)
-        return emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "array is NULL");
+        return emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "%s is NULL", param);
     if (!size)
         return emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "size is NULL");
-    int st = emu_check_handle(array, EMU_INT_ARRAY, ACLNN_ERR_PARAM_INVALID, api, "array");
+    int st = emu_check_handle(array, kind, ACLNN_ERR_PARAM_INVALID, api, param);
     if (!st)
-        *size = array->size;
+        *size = *(const uint64_t *)array;
     return st;
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size)
+{
+    return array_size(__func__, EMU_INT_ARRAY, array, "array", size);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetFloatArraySize(const aclFloatArray *array, uint64_t *size)
+{
+    return array_size(__func__, EMU_FLOAT_ARRAY, array, "array", size);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetBoolArraySize(const aclBoolArray *array, uint64_t *size)
+{
+    return array_size(__func__, EMU_BOOL_ARRAY, array, "array", size);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetTensorListSize(const aclTensorList *tensorList, uint64_t *size)
+{
+    return array_size(__func__, EMU_TENSOR_LIST, tensorList, "tensorList", size);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclGetScalarListSize(const aclScalarList *scalarList, uint64_t *size)
+{
+    return array_size(__func__, EMU_SCALAR_LIST, scalarList, "scalarList", size);
+}
+
+/* ---- scalars and lists ------------------------------------------------------ */
+
+struct aclScalar {
+    aclDataType dtype;
+    _Alignas(16) unsigned char value[16]; /* the largest element: COMPLEX128 */
+};
+
+ACL_FUNC_VISIBILITY aclScalar *aclCreateScalar(void *value, aclDataType dataType)
+{
+    EMU_API_ENTRY();
+    if (!value) {
+        emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "value is NULL");
+        return NULL;
+    }
+    size_t item = emu_dtype_size(dataType);
+    if (item == 0 || item > sizeof(((aclScalar *)0)->value)) {
+        emu_error(ACLNN_ERR_PARAM_INVALID, api, "dataType %d (%s) has no whole-byte size", (int)dataType,
+                  emu_dtype_name(dataType) ? emu_dtype_name(dataType) : "unknown");
+        return NULL;
+    }
+    aclScalar *s = calloc(1, sizeof *s);
+    if (!s) {
+        emu_error(ACLNN_ERR_INNER, api, "out of memory");
+        return NULL;
+    }
+    s->dtype = dataType;
+    memcpy(s->value, value, item);
+    if (emu_registry_add(s, EMU_SCALAR, api) != 0) {
+        free(s);
+        emu_error(ACLNN_ERR_INNER, api, "out of memory");
+        return NULL;
+    }
+    return s;
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyScalar(const aclScalar *scalar)
+{
+    EMU_API_ENTRY();
+    if (!scalar)
+        return ACLNN_SUCCESS; /* as CANN: cleanup paths call it unconditionally */
+    int st = emu_check_handle(scalar, EMU_SCALAR, ACLNN_ERR_PARAM_INVALID, api, "scalar");
+    if (!st)
+        emu_registry_release((void *)scalar, EMU_SCALAR, sizeof *scalar, free);
+    return st;
+}
+
+/* A list of handles of one kind (NULL entries allowed, as CANN's lists hold them). */
+static void *create_list(const char *api, emu_kind list_kind, emu_kind item_kind, const void *const *value,
+                         uint64_t size)
+{
+    for (uint64_t i = 0; value && i < size; i++) {
+        if (value[i] && emu_registry_find(value[i], item_kind) != EMU_LIVE) {
+            char param[32];
+            snprintf(param, sizeof param, "value[%llu]", (unsigned long long)i);
+            emu_check_handle(value[i], item_kind, ACLNN_ERR_PARAM_INVALID, api, param);
+            return NULL;
+        }
+    }
+    return create_array(api, list_kind, value, size, sizeof(void *));
+}
+
+/* Destroying a list destroys its members, as CANN's does. A member destroyed
+ * already is reported (CANN would free it twice) and the rest still go. */
+static aclnnStatus destroy_list(const char *api, emu_kind list_kind, const void *list,
+                                aclnnStatus (*destroy_item)(const void *))
+{
+    if (!list) {
+        emu_diag_api(api);
+        return ACLNN_SUCCESS;
+    }
+    int st = emu_check_handle(list, list_kind, ACLNN_ERR_PARAM_INVALID, api, "list");
+    if (st) {
+        emu_diag_api(api);
+        return st;
+    }
+    const uint64_t n = *(const uint64_t *)list;
+    const void *const *items = (const void *const *)((const uint64_t *)list + 1);
+    int first_bad = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        int s = destroy_item(items[i]);
+        if (s && !first_bad)
+            first_bad = s;
+    }
+    int done = destroy_array(api, list_kind, list, sizeof(void *));
+    return first_bad ? first_bad : done;
+}
+
+static aclnnStatus destroy_tensor_item(const void *t)
+{
+    return aclDestroyTensor(t);
+}
+
+static aclnnStatus destroy_scalar_item(const void *s)
+{
+    return aclDestroyScalar(s);
+}
+
+ACL_FUNC_VISIBILITY aclTensorList *aclCreateTensorList(const aclTensor *const *value, uint64_t size)
+{
+    return create_list(__func__, EMU_TENSOR_LIST, EMU_TENSOR, (const void *const *)value, size);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensorList(const aclTensorList *array)
+{
+    return destroy_list(__func__, EMU_TENSOR_LIST, array, destroy_tensor_item);
+}
+
+ACL_FUNC_VISIBILITY aclScalarList *aclCreateScalarList(const aclScalar *const *value, uint64_t size)
+{
+    return create_list(__func__, EMU_SCALAR_LIST, EMU_SCALAR, (const void *const *)value, size);
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyScalarList(const aclScalarList *array)
+{
+    return destroy_list(__func__, EMU_SCALAR_LIST, array, destroy_scalar_item);
+}
+
+/* ---- acl_base.h helpers ------------------------------------------------------ */
+
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType)
+{
+    return emu_dtype_size(dataType);
+}
+
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value)
+{
+    return emu_f32_to_f16(value);
+}
+
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value)
+{
+    return emu_f16_to_f32(value);
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclSetRawTensorAddr(aclTensor *tensor, void *addr)

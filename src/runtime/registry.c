@@ -73,6 +73,9 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_BOOL_ARRAY: return "aclBoolArray";
     case EMU_EXECUTOR: return "aclOpExecutor";
     case EMU_STREAM: return "aclrtStream";
+    case EMU_SCALAR: return "aclScalar";
+    case EMU_TENSOR_LIST: return "aclTensorList";
+    case EMU_SCALAR_LIST: return "aclScalarList";
     default: return "handle";
     }
 }

@@ -19,6 +19,9 @@ typedef enum emu_kind {
     EMU_BOOL_ARRAY,
     EMU_EXECUTOR,
     EMU_STREAM,
+    EMU_SCALAR,
+    EMU_TENSOR_LIST,
+    EMU_SCALAR_LIST,
     EMU_KIND_COUNT
 } emu_kind;
 
