@@ -19,6 +19,46 @@
 extern "C" {
 #endif
 
+/** AscendCL interface version reported by aclrtGetVersion (CANN's values). */
+#define ACL_MAJOR_VERSION 1
+#define ACL_MINOR_VERSION 17
+#define ACL_PATCH_VERSION 0
+
+/** Flags of aclrtCreateEventWithFlag (ACL_EVENT_IPC is not supported here). */
+#define ACL_EVENT_SYNC 0x00000001U
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
+#define ACL_EVENT_TIME_LINE 0x00000008U
+#define ACL_EVENT_DEVICE_USE_ONLY 0x00000010U
+#define ACL_EVENT_EXTERNAL 0x00000020U
+#define ACL_EVENT_IPC 0x00000040U
+
+/** Modes of aclrtSetStreamFailureMode. */
+#define ACL_CONTINUE_ON_FAILURE 0x00000000U
+#define ACL_STOP_ON_FAILURE 0x00000001U
+
+/** Flags of aclrtRecordEventWithFlag. */
+#define ACL_EVENT_RECORD_DEFAULT 0x0U
+#define ACL_EVENT_RECORD_EXTERNAL 0x01U
+
+/** Where the program runs: always ACL_HOST on the emulator. */
+typedef enum aclrtRunMode {
+    ACL_DEVICE,
+    ACL_HOST
+} aclrtRunMode;
+
+/** aclrtQueryEvent's answer. */
+typedef enum aclrtEventStatus {
+    ACL_EVENT_STATUS_COMPLETE = 0,
+    ACL_EVENT_STATUS_NOT_READY = 1,
+    ACL_EVENT_STATUS_RESERVED = 2
+} aclrtEventStatus;
+
+/** aclrtQueryEventStatus's answer. */
+typedef enum aclrtEventRecordedStatus {
+    ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+    ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
+} aclrtEventRecordedStatus;
+
 /** Direction of a copy. The emulator checks it against where pointers live (strict mode). */
 typedef enum aclrtMemcpyKind {
     ACL_MEMCPY_HOST_TO_HOST,
@@ -81,6 +121,44 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
 
 /**
+ * Closes deviceId whatever the number of aclrtSetDevice calls on it: waits for
+ * its streams, then destroys them (user streams with a leak warning).
+ * @returns as aclrtResetDevice.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
+
+/**
+ * Where the program runs.
+ * @param runMode [out] ACL_HOST (a host program driving the emulated device).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
+
+/**
+ * The AscendCL interface version (ACL_MAJOR_VERSION.ACL_MINOR_VERSION.ACL_PATCH_VERSION).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM if any pointer is NULL.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion);
+
+/**
+ * Whether deviceId can access peerDeviceId's memory: always 1 here (all
+ * emulated devices share the host's memory).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL or equal ids;
+ *          ACL_ERROR_RT_INVALID_DEVICEID for an id out of range; ACL_ERROR_UNINITIALIZE before aclInit.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
+
+/**
+ * Enables access from the current device to peerDeviceId's memory.
+ * @param flags reserved, must be 0 (else ACL_ERROR_FEATURE_UNSUPPORTED).
+ * @returns ACL_SUCCESS; errors as aclrtDeviceCanAccessPeer; ACL_ERROR_RT_CONTEXT_NULL without a device.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+
+/** Disables what aclrtDeviceEnablePeerAccess enabled. Errors as aclrtDeviceEnablePeerAccess. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+
+/**
  * Device bound to the calling thread.
  * @param deviceId [out] receives the id.
  * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_CONTEXT_NULL if no device is set.
@@ -100,6 +178,13 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
 
 /**
+ * aclrtSynchronizeDevice that gives up after timeout milliseconds (-1: never).
+ * @returns as aclrtSynchronizeDevice; ACL_ERROR_RT_PARAM_INVALID for timeout < -1;
+ *          ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when the time runs out (the work carries on).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+
+/**
  * Creates a stream on the current device.
  * @param stream [out] the new stream.
  * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_CONTEXT_NULL without a device;
@@ -115,12 +200,114 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 
 /**
+ * Destroys a stream without running its queued work (a task already running finishes first).
+ * Events recorded by the dropped work complete, so nothing waits on them forever.
+ * @returns as aclrtDestroyStream.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+
+/**
  * Waits until all work enqueued on stream before this call has finished.
  * @param stream a stream, or NULL for the current device's default stream.
  * @returns ACL_SUCCESS; ACL_ERROR_RT_INVALID_HANDLE for a destroyed or foreign handle;
  *          or the status of a task that failed (its message is then recorded).
  */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
+
+/**
+ * aclrtSynchronizeStream that gives up after timeout milliseconds (-1: never).
+ * @returns as aclrtSynchronizeStream; ACL_ERROR_RT_PARAM_INVALID for timeout < -1;
+ *          ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when the time runs out (the work carries on).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+
+/**
+ * What a stream does after a task fails: ACL_CONTINUE_ON_FAILURE (default) runs
+ * the later tasks; ACL_STOP_ON_FAILURE skips them until the failure has been
+ * reported by a synchronisation (which then names how many were skipped).
+ * @param stream a stream, or NULL for the default stream.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for another mode; ACL_ERROR_RT_INVALID_HANDLE.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
+
+/**
+ * Creates an event on the current device (as aclrtCreateEventWithFlag with ACL_EVENT_SYNC).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_CONTEXT_NULL without a device.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
+
+/**
+ * Creates an event with ACL_EVENT_* flags. Every event can be waited on and timed here.
+ * @returns as aclrtCreateEvent; ACL_ERROR_INVALID_PARAM for undefined flag bits;
+ *          ACL_ERROR_FEATURE_UNSUPPORTED for ACL_EVENT_IPC.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
+
+/** Same as aclrtCreateEventWithFlag on the emulator. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag);
+
+/**
+ * Destroys an event. Records and waits already enqueued still work.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_INVALID_HANDLE for a stale handle.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+
+/**
+ * Enqueues a record of event on stream (NULL: default stream): the event
+ * completes, and is time-stamped with the host's monotonic clock, when the
+ * stream reaches it.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_INVALID_HANDLE.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+
+/** aclrtRecordEvent with ACL_EVENT_RECORD_DEFAULT or _EXTERNAL (same here); ACL_ERROR_INVALID_PARAM otherwise. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag);
+
+/**
+ * Enqueues a reset: when stream reaches it, the event reads as not recorded again.
+ * @returns as aclrtRecordEvent.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
+
+/**
+ * Makes later work on stream wait until the event's latest record (at the time
+ * of this call) has completed; an event never recorded does not block.
+ * @returns as aclrtRecordEvent.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+
+/**
+ * Whether the latest record has completed (an event never recorded is complete).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_INVALID_HANDLE.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status);
+
+/**
+ * Whether the event has been recorded and its latest record has completed
+ * (never recorded, or reset: ACL_EVENT_RECORDED_STATUS_NOT_READY).
+ * @returns as aclrtQueryEvent.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
+
+/**
+ * Blocks the host until the event's latest record (at the time of the call) has completed.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_INVALID_HANDLE.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+
+/**
+ * aclrtSynchronizeEvent that gives up after timeout milliseconds (-1: never).
+ * @returns as aclrtSynchronizeEvent; ACL_ERROR_RT_PARAM_INVALID for timeout < -1;
+ *          ACL_ERROR_RT_EVENT_SYNC_TIMEOUT when the time runs out.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+
+/**
+ * Milliseconds between the completions of two recorded events (host monotonic clock).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_INVALID_HANDLE;
+ *          ACL_ERROR_RT_EVENT_NOT_COMPLETE if either event has no completed record.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
 
 /**
  * Allocates device memory (host memory here), recorded with its size and policy.

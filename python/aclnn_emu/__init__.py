@@ -6,7 +6,7 @@ Array level::
     grad_input = aclnn_emu.roi_align_v2_backward(grad_output, boxes, (B, C, H, W), spatial_scale=0.25)
 
 Handle level (a C call sequence, step by step): :class:`Device`,
-:class:`Stream`, :class:`DeviceBuffer`, :class:`Tensor`, :class:`IntArray`,
+:class:`Stream`, :class:`Event`, :class:`DeviceBuffer`, :class:`Tensor`, :class:`IntArray`,
 :class:`Executor` and the ``*_get_workspace_size`` functions. ``lib`` and
 ``ffi`` expose the raw C API.
 """
@@ -33,6 +33,7 @@ from .ops import (
 from .runtime import (
     Device,
     DeviceBuffer,
+    Event,
     Executor,
     IntArray,
     Scalar,
@@ -61,6 +62,7 @@ __all__ = [
     "AclnnWarning",
     "Device",
     "DeviceBuffer",
+    "Event",
     "Executor",
     "HandleClosedError",
     "InnerError",

@@ -304,9 +304,91 @@ class Stream(_Handle):
         check(lib.aclrtCreateStream(out), "aclrtCreateStream")
         self._own(out[0], lib.aclrtDestroyStream)
 
-    def synchronize(self) -> None:
-        """Wait for everything enqueued so far (``aclrtSynchronizeStream``)."""
-        check(lib.aclrtSynchronizeStream(self.handle), "aclrtSynchronizeStream")
+    def synchronize(self, timeout_ms: int | None = None) -> None:
+        """Wait for everything enqueued so far (``aclrtSynchronizeStream``).
+
+        Parameters
+        ----------
+        timeout_ms : int, optional
+            Give up after this many milliseconds (``aclrtSynchronizeStreamWithTimeout``);
+            None waits as long as it takes.
+
+        Raises
+        ------
+        AclError
+            ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when the time runs out, or the
+            status of a task that failed.
+        """
+        if timeout_ms is None:
+            check(lib.aclrtSynchronizeStream(self.handle), "aclrtSynchronizeStream")
+        else:
+            check(lib.aclrtSynchronizeStreamWithTimeout(self.handle, timeout_ms), "aclrtSynchronizeStreamWithTimeout")
+
+    def wait_event(self, event: Event) -> None:
+        """Make later work on this stream wait for ``event``'s latest record (``aclrtStreamWaitEvent``)."""
+        check(lib.aclrtStreamWaitEvent(self.handle, event.handle), "aclrtStreamWaitEvent")
+
+
+class Event(_Handle):
+    """A marker in a stream's order (``aclrtCreateEventWithFlag``).
+
+    Parameters
+    ----------
+    flags : int
+        ``ACL_EVENT_*`` flags (default ACL_EVENT_SYNC = 1).
+
+    Examples
+    --------
+    >>> import aclnn_emu
+    >>> with aclnn_emu.Stream() as s, aclnn_emu.Event() as start, aclnn_emu.Event() as end:
+    ...     start.record(s)
+    ...     end.record(s)
+    ...     end.synchronize()
+    ...     start.elapsed_time(end) >= 0.0
+    True
+    """
+
+    def __init__(self, flags: int = 1) -> None:
+        super().__init__()
+        ensure_device()
+        out = ffi.new("aclrtEvent *")
+        check(lib.aclrtCreateEventWithFlag(out, flags), "aclrtCreateEventWithFlag")
+        self._own(out[0], lib.aclrtDestroyEvent)
+
+    def record(self, stream: Stream | None = None) -> None:
+        """Record the event on ``stream`` (None: the default stream); it completes when the stream gets there."""
+        check(lib.aclrtRecordEvent(self.handle, stream.handle if stream else ffi.NULL), "aclrtRecordEvent")
+
+    def query(self) -> bool:
+        """True when the latest record has completed (``aclrtQueryEvent``)."""
+        status = ffi.new("aclrtEventStatus *")
+        check(lib.aclrtQueryEvent(self.handle, status), "aclrtQueryEvent")
+        return bool(status[0] == lib.ACL_EVENT_STATUS_COMPLETE)
+
+    def synchronize(self, timeout_ms: int | None = None) -> None:
+        """Block until the latest record has completed (``aclrtSynchronizeEvent[WithTimeout]``).
+
+        Raises
+        ------
+        AclError
+            ACL_ERROR_RT_EVENT_SYNC_TIMEOUT when ``timeout_ms`` runs out.
+        """
+        if timeout_ms is None:
+            check(lib.aclrtSynchronizeEvent(self.handle), "aclrtSynchronizeEvent")
+        else:
+            check(lib.aclrtSynchronizeEventWithTimeout(self.handle, timeout_ms), "aclrtSynchronizeEventWithTimeout")
+
+    def elapsed_time(self, end: Event) -> float:
+        """Milliseconds from this event's completion to ``end``'s (``aclrtEventElapsedTime``).
+
+        Raises
+        ------
+        AclError
+            ACL_ERROR_RT_EVENT_NOT_COMPLETE unless both have a completed record.
+        """
+        ms = ffi.new("float *")
+        check(lib.aclrtEventElapsedTime(ms, self.handle, end.handle), "aclrtEventElapsedTime")
+        return float(ms[0])
 
 
 class DeviceBuffer(_Handle):

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime.h"
 
@@ -18,6 +19,7 @@
 typedef struct device {
     int refcount;
     emu_stream *default_stream;
+    uint64_t peers; /* devices this one enabled peer access to */
 } device;
 
 static pthread_mutex_t rt_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -209,9 +211,10 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
     return st;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId)
+/* Drops one aclrtSetDevice reference (all of them when force); the last one
+ * waits for the device's streams and destroys them. */
+static aclError reset_device(const char *api, int32_t deviceId, bool force)
 {
-    EMU_API_ENTRY();
     pthread_mutex_lock(&rt_mu);
     int st = 0;
     emu_stream *dead_default = NULL;
@@ -225,7 +228,8 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId)
     } else if (devices[deviceId].refcount <= 0) {
         st = emu_error(ACL_ERROR_RT_INVALID_DEVICEID, api, "device %d is not open (no matching aclrtSetDevice)",
                        (int)deviceId);
-    } else if (--devices[deviceId].refcount == 0) {
+    } else if (force || --devices[deviceId].refcount == 0) {
+        devices[deviceId].refcount = 0;
         dead_default = devices[deviceId].default_stream;
         devices[deviceId].default_stream = NULL;
         n_dead = take_streams_locked(deviceId, dead, sizeof dead / sizeof dead[0]);
@@ -233,7 +237,108 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId)
     pthread_mutex_unlock(&rt_mu);
     destroy_streams(dead, n_dead, api);
     emu_stream_destroy(dead_default);
+    if (st == 0)
+        emu_log(EMU_LOG_INFO, "%s deviceId=%d -> 0", api, (int)deviceId);
     return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId)
+{
+    EMU_API_ENTRY();
+    return reset_device(api, deviceId, false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId)
+{
+    EMU_API_ENTRY();
+    return reset_device(api, deviceId, true);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode)
+{
+    EMU_API_ENTRY();
+    if (!runMode)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "runMode is NULL");
+    *runMode = ACL_HOST; /* the program runs on the host and drives the (emulated) device */
+    emu_log(EMU_LOG_INFO, "%s -> 0 (ACL_HOST)", api);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion)
+{
+    EMU_API_ENTRY();
+    if (!majorVersion || !minorVersion || !patchVersion)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL",
+                         !majorVersion ? "majorVersion" : !minorVersion ? "minorVersion" : "patchVersion");
+    *majorVersion = ACL_MAJOR_VERSION;
+    *minorVersion = ACL_MINOR_VERSION;
+    *patchVersion = ACL_PATCH_VERSION;
+    emu_log(EMU_LOG_INFO, "%s -> 0 (%d.%d.%d)", api, ACL_MAJOR_VERSION, ACL_MINOR_VERSION, ACL_PATCH_VERSION);
+    return ACL_SUCCESS;
+}
+
+/* Peer access: every emulated device shares the host's memory, so any two
+ * distinct devices can reach each other; enabling is recorded for symmetry. */
+static int check_peer(const char *api, int32_t deviceId, int32_t peerDeviceId)
+{
+    int count = emu_device_count();
+    if (deviceId < 0 || deviceId >= count)
+        return emu_error(ACL_ERROR_RT_INVALID_DEVICEID, api, "deviceId %d is out of range [0, %d)", (int)deviceId,
+                         count);
+    if (peerDeviceId < 0 || peerDeviceId >= count)
+        return emu_error(ACL_ERROR_RT_INVALID_DEVICEID, api, "peerDeviceId %d is out of range [0, %d)",
+                         (int)peerDeviceId, count);
+    if (deviceId == peerDeviceId)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "deviceId %d cannot be equal to peerDeviceId %d",
+                         (int)deviceId, (int)peerDeviceId);
+    return 0;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId)
+{
+    EMU_API_ENTRY();
+    int st = emu_require_init(api);
+    if (!st && !canAccessPeer)
+        st = emu_error(ACL_ERROR_INVALID_PARAM, api, "canAccessPeer is NULL");
+    if (!st)
+        st = check_peer(api, deviceId, peerDeviceId);
+    if (st)
+        return st;
+    *canAccessPeer = 1;
+    emu_log(EMU_LOG_INFO, "%s deviceId=%d peerDeviceId=%d -> 0 (1)", api, (int)deviceId, (int)peerDeviceId);
+    return ACL_SUCCESS;
+}
+
+static aclError peer_access(const char *api, int32_t peerDeviceId, uint32_t flags, bool enable)
+{
+    if (flags != 0)
+        return emu_error(ACL_ERROR_FEATURE_UNSUPPORTED, api, "flags must be 0 (reserved), not %u", (unsigned)flags);
+    int32_t dev = 0;
+    int st = emu_current_device(api, &dev);
+    if (!st)
+        st = check_peer(api, dev, peerDeviceId);
+    if (st)
+        return st;
+    pthread_mutex_lock(&rt_mu);
+    if (enable)
+        devices[dev].peers |= UINT64_C(1) << peerDeviceId;
+    else
+        devices[dev].peers &= ~(UINT64_C(1) << peerDeviceId);
+    pthread_mutex_unlock(&rt_mu);
+    emu_log(EMU_LOG_INFO, "%s deviceId=%d peerDeviceId=%d -> 0", api, (int)dev, (int)peerDeviceId);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
+{
+    EMU_API_ENTRY();
+    return peer_access(api, peerDeviceId, flags, true);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
+{
+    EMU_API_ENTRY();
+    return peer_access(api, peerDeviceId, 0, false);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId)
@@ -284,9 +389,9 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
     return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream)
+/* Detaches a user stream from the device table, then destroys it (force: dropping its queued work). */
+static aclError destroy_stream(const char *api, aclrtStream stream, bool force)
 {
-    EMU_API_ENTRY();
     if (!stream)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "stream is NULL (the default stream cannot be destroyed)");
     pthread_mutex_lock(&rt_mu);
@@ -303,23 +408,68 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream)
                   : emu_error(ACL_ERROR_INVALID_PARAM, api, "stream %p is a default stream; it cannot be destroyed",
                               stream);
     }
+    size_t dropped = force ? emu_stream_discard((emu_stream *)stream) : 0;
     emu_stream_destroy((emu_stream *)stream);
+    emu_log(EMU_LOG_INFO, "%s stream=%p -> 0 (%zu queued task(s) dropped)", api, stream, dropped);
     return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    return destroy_stream(api, stream, false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    return destroy_stream(api, stream, true);
+}
+
+static aclError sync_stream(const char *api, aclrtStream stream, int32_t timeout)
+{
+    if (emu_check_timeout(api, timeout))
+        return ACL_ERROR_RT_PARAM_INVALID;
+    emu_stream *s;
+    int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
+    if (!st && (st = emu_stream_sync(s, api, timeout)) == 0)
+        emu_log(EMU_LOG_INFO, "%s stream=%p -> 0", api, stream);
+    return st;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream)
 {
     EMU_API_ENTRY();
-    emu_stream *s;
-    int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
-    if (!st && (st = emu_stream_sync(s, api)) == 0)
-        emu_log(EMU_LOG_INFO, "%s stream=%p -> 0", api, stream);
-    return st;
+    return sync_stream(api, stream, -1);
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void)
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
 {
     EMU_API_ENTRY();
+    return sync_stream(api, stream, timeout);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
+{
+    EMU_API_ENTRY();
+    if (mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api,
+                         "mode %llu is not ACL_CONTINUE_ON_FAILURE (0) or ACL_STOP_ON_FAILURE (1)",
+                         (unsigned long long)mode);
+    emu_stream *s;
+    int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
+    if (st)
+        return st;
+    emu_stream_set_stop_on_failure(s, mode == ACL_STOP_ON_FAILURE);
+    emu_log(EMU_LOG_INFO, "%s stream=%p mode=%llu -> 0", api, stream, (unsigned long long)mode);
+    return ACL_SUCCESS;
+}
+
+/* Waits for every stream of the calling thread's device. */
+static aclError sync_device(const char *api, int32_t timeout)
+{
+    if (emu_check_timeout(api, timeout))
+        return ACL_ERROR_RT_PARAM_INVALID;
     pthread_mutex_lock(&rt_mu);
     int32_t dev = 0;
     int st = current_device_locked(api, &dev);
@@ -336,15 +486,41 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void)
                     list[n++] = user_streams[i];
         }
     }
-    /* Streams cannot be destroyed while we wait: destroying takes rt_mu first. */
+    /* Streams cannot be destroyed while we wait: destroying takes rt_mu first.
+     * One deadline for the whole device. */
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
     for (size_t i = 0; i < n; i++) {
-        int s = emu_stream_sync(list[i], api);
+        int32_t left = timeout;
+        if (timeout >= 0) {
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            int64_t spent = (int64_t)(now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+            left = spent >= timeout ? 0 : (int32_t)(timeout - spent);
+        }
+        int s = emu_stream_sync(list[i], api, left);
         if (s && !st)
             st = s;
+        if (s == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+            break;
     }
     pthread_mutex_unlock(&rt_mu);
     free(list);
+    if (st == 0)
+        emu_log(EMU_LOG_INFO, "%s -> 0", api);
     return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void)
+{
+    EMU_API_ENTRY();
+    return sync_device(api, -1);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
+{
+    EMU_API_ENTRY();
+    return sync_device(api, timeout);
 }
 
 static int check_opt(const char *api, aclSysParamOpt opt)

@@ -76,6 +76,7 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_SCALAR: return "aclScalar";
     case EMU_TENSOR_LIST: return "aclTensorList";
     case EMU_SCALAR_LIST: return "aclScalarList";
+    case EMU_EVENT: return "aclrtEvent";
     default: return "handle";
     }
 }

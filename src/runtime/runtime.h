@@ -8,6 +8,8 @@
 #ifndef ACLNN_EMU_RUNTIME_H_
 #define ACLNN_EMU_RUNTIME_H_
 
+#include <time.h>
+
 #include "../core/core.h"
 
 /* ---- handle registry (registry.c) ------------------------------------- */
@@ -22,6 +24,7 @@ typedef enum emu_kind {
     EMU_SCALAR,
     EMU_TENSOR_LIST,
     EMU_SCALAR_LIST,
+    EMU_EVENT,
     EMU_KIND_COUNT
 } emu_kind;
 
@@ -52,7 +55,24 @@ typedef int (*emu_task_fn)(void *ctx, char *msg, size_t msg_cap);
 typedef void (*emu_release_fn)(void *ctx);
 /* Enqueues work; on failure releases ctx and returns a status. *seq receives its sequence number. */
 int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, void *ctx, uint64_t *seq);
-int emu_stream_sync(emu_stream *s, const char *api);
+/* A task's return value asking to be run again later: a blocking task (an
+ * event wait) returns it when emu_stream_fork_pending() says fork() is waiting. */
+#define EMU_TASK_AGAIN (-1)
+/* Waits for the work enqueued so far (timeout_ms < 0: forever) and reports
+ * (then clears) the first task failure; ACL_ERROR_RT_STREAM_SYNC_TIMEOUT on timeout. */
+int emu_stream_sync(emu_stream *s, const char *api, int32_t timeout_ms);
+/* aclrtDestroyStreamForce's part: drops the queued (not yet running) work. Returns how many tasks. */
+size_t emu_stream_discard(emu_stream *s);
+/* aclrtSetStreamFailureMode: with stop set, work after a failed task is skipped until a synchronisation. */
+void emu_stream_set_stop_on_failure(emu_stream *s, bool stop);
+/* fork() is quiescing the streams: a blocked task must return EMU_TASK_AGAIN. */
+bool emu_stream_fork_pending(void);
+/* Called by fork()'s prepare step before the streams are quiesced, to wake blocked tasks (set once at load). */
+void emu_stream_on_fork(void (*kick)(void));
+/* A *WithTimeout argument (ms, -1: forever): 0, or ACL_ERROR_RT_PARAM_INVALID with a message. */
+int emu_check_timeout(const char *api, int32_t timeout_ms);
+/* The CLOCK_REALTIME time timeout_ms from now (for pthread_cond_timedwait). */
+struct timespec emu_deadline_after_ms(int32_t timeout_ms);
 /* True when the host has synchronised with s up to (and including) task seq. */
 bool emu_stream_host_synced(emu_stream *s, uint64_t seq);
 /* Wait for a specific task (used to make racy reads deterministic in normal mode). */

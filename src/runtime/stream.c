@@ -4,12 +4,14 @@
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runtime.h"
 
@@ -34,6 +36,8 @@ struct emu_stream {
     bool is_default, shutdown;
     bool has_worker; /* false in a fork() child until work arrives */
     bool running;    /* a task is executing (on the worker or on a synchronising host thread) */
+    bool stop_on_failure; /* aclrtSetStreamFailureMode(ACL_STOP_ON_FAILURE): skip work after a failure */
+    uint64_t skipped;     /* tasks skipped since the last synchronisation */
     emu_warnings warnings; /* raised by tasks since the last synchronisation */
     atomic_uint_fast64_t completed_mirror; /* `completed`, readable without the lock */
 };
@@ -41,6 +45,19 @@ struct emu_stream {
 static pthread_mutex_t all_mu = PTHREAD_MUTEX_INITIALIZER;
 static emu_stream *all_streams;
 static void (*_Atomic destroy_hook)(emu_stream *s);
+static void (*_Atomic fork_kick)(void);
+static atomic_bool fork_pending;    /* a fork() is quiescing the streams: blocked tasks step aside */
+static atomic_bool child_restart;   /* fork() child: streams with queued work need a worker */
+
+void emu_stream_on_fork(void (*kick)(void))
+{
+    fork_kick = kick;
+}
+
+bool emu_stream_fork_pending(void)
+{
+    return atomic_load(&fork_pending);
+}
 
 void emu_stream_on_destroy(void (*hook)(emu_stream *s))
 {
@@ -58,6 +75,21 @@ static void run_head_locked(emu_stream *s, char *msg, size_t cap)
     s->head = t->next;
     if (!s->head)
         s->tail = NULL;
+    if (s->stop_on_failure && s->error_status != 0) {
+        /* ACL_STOP_ON_FAILURE: later work is dropped, not run, until the failure is reported. */
+        s->running = true;
+        pthread_mutex_unlock(&s->mu);
+        if (t->release)
+            t->release(t->ctx);
+        free(t);
+        pthread_mutex_lock(&s->mu);
+        s->running = false;
+        s->skipped++;
+        s->completed++;
+        atomic_store_explicit(&s->completed_mirror, s->completed, memory_order_release);
+        pthread_cond_broadcast(&s->done);
+        return;
+    }
     s->running = true;
     pthread_mutex_unlock(&s->mu);
 
@@ -68,13 +100,27 @@ static void run_head_locked(emu_stream *s, char *msg, size_t cap)
     emu_warnings *outer = emu_warnings_capture(&raised);
     int st = t->fn(t->ctx, msg, cap);
     emu_warnings_capture(outer);
-    if (t->release)
-        t->release(t->ctx);
-    free(t);
+    if (st != EMU_TASK_AGAIN) { /* released before it counts as done: a synchronised host sees it gone */
+        if (t->release)
+            t->release(t->ctx);
+        free(t);
+    }
 
     pthread_mutex_lock(&s->mu);
     emu_warnings_merge(&s->warnings, &raised); /* for the thread that synchronises */
     s->running = false;
+    if (st == EMU_TASK_AGAIN) {
+        /* A blocking task (an event wait) stepped aside for fork(): back to the
+         * head, and this thread sleeps until the fork is over. */
+        t->next = s->head;
+        s->head = t;
+        if (!s->tail)
+            s->tail = t;
+        pthread_cond_broadcast(&s->done);
+        while (atomic_load(&fork_pending))
+            pthread_cond_wait(&s->work, &s->mu);
+        return;
+    }
     s->completed++;
     atomic_store_explicit(&s->completed_mirror, s->completed, memory_order_release);
     if (st != 0 && s->error_status == 0) {
@@ -222,9 +268,15 @@ void emu_stream_destroy(emu_stream *s)
 }
 
 /* fork(): no stream may be mid-task (its memory would be half-written in the
- * child), and every stream lock is taken so the child gets consistent queues. */
+ * child), and every stream lock is taken so the child gets consistent queues.
+ * A task blocked on another stream (an event wait) would never finish while
+ * that stream is held, so blocked tasks are first told to step aside. */
 static void streams_prepare(void)
 {
+    atomic_store(&fork_pending, true);
+    void (*kick)(void) = fork_kick;
+    if (kick)
+        kick();
     pthread_mutex_lock(&all_mu);
     for (emu_stream *s = all_streams; s; s = s->next) {
         pthread_mutex_lock(&s->mu);
@@ -235,20 +287,43 @@ static void streams_prepare(void)
 
 static void streams_parent(void)
 {
-    for (emu_stream *s = all_streams; s; s = s->next)
+    atomic_store(&fork_pending, false);
+    for (emu_stream *s = all_streams; s; s = s->next) {
+        pthread_cond_broadcast(&s->work); /* workers that stepped aside carry on */
         pthread_mutex_unlock(&s->mu);
+    }
     pthread_mutex_unlock(&all_mu);
 }
 
 /* In the child only the forking thread exists: the workers are gone and the
- * condition variables may count waiters that vanished. Fresh ones, and a new
- * worker when work arrives; tasks queued before the fork run in both processes. */
+ * condition variables may count waiters that vanished. Fresh ones; workers
+ * start on the child's first stream call (not here: creating threads inside
+ * a fork handler is not safe), so tasks queued before the fork run in both
+ * processes. */
 static void streams_child(void)
 {
+    atomic_store(&fork_pending, false);
     for (emu_stream *s = all_streams; s; s = s->next) {
         pthread_cond_init(&s->work, NULL);
         pthread_cond_init(&s->done, NULL);
         s->has_worker = false;
+        pthread_mutex_unlock(&s->mu);
+    }
+    atomic_store(&child_restart, true);
+    pthread_mutex_unlock(&all_mu);
+}
+
+/* Fork child: gives every stream with queued work its worker again (a task
+ * on one stream may wait for work queued on another). */
+static void restart_workers(void)
+{
+    if (!atomic_exchange(&child_restart, false))
+        return;
+    pthread_mutex_lock(&all_mu);
+    for (emu_stream *s = all_streams; s; s = s->next) {
+        pthread_mutex_lock(&s->mu);
+        if (s->head && start_worker_locked(s) == 0)
+            pthread_cond_signal(&s->work);
         pthread_mutex_unlock(&s->mu);
     }
     pthread_mutex_unlock(&all_mu);
@@ -261,6 +336,7 @@ __attribute__((constructor(EMU_ATFORK_STREAM))) static void stream_atfork(void)
 
 int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, void *ctx, uint64_t *seq)
 {
+    restart_workers();
     task *t = malloc(sizeof *t);
     if (!t) {
         if (release)
@@ -275,7 +351,7 @@ int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, vo
         s->head = t;
     s->tail = t;
     uint64_t n = ++s->enqueued;
-    if (start_worker_locked(s) != 0) /* fork child: none yet; if none can start, synchronising runs the work */
+    if (start_worker_locked(s) != 0) /* if none can start, synchronising runs the work */
         emu_log(EMU_LOG_WARNING, "stream %p: cannot start a worker thread; work runs when the host synchronises",
                 (void *)s);
     pthread_cond_signal(&s->work);
@@ -287,32 +363,117 @@ int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, vo
 
 void emu_stream_wait(emu_stream *s, uint64_t seq)
 {
+    restart_workers();
     pthread_mutex_lock(&s->mu);
     wait_for_locked(s, seq);
     pthread_mutex_unlock(&s->mu);
 }
 
-int emu_stream_sync(emu_stream *s, const char *api)
+/* Waits for task seq until the CLOCK_REALTIME deadline, leaving the work to
+ * the worker (a host thread running a long task itself could not time out).
+ * Returns false on timeout. */
+static bool wait_until_locked(emu_stream *s, uint64_t seq, const struct timespec *deadline)
 {
+    if (!s->has_worker) { /* no worker can start: the host has to run the work */
+        wait_for_locked(s, seq);
+        return true;
+    }
+    while (s->completed < seq)
+        if (pthread_cond_timedwait(&s->done, &s->mu, deadline) == ETIMEDOUT)
+            return s->completed >= seq;
+    return true;
+}
+
+int emu_check_timeout(const char *api, int32_t timeout_ms)
+{
+    if (timeout_ms < -1)
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "timeout %d ms is out of range [-1, INT_MAX]",
+                         (int)timeout_ms);
+    return 0;
+}
+
+struct timespec emu_deadline_after_ms(int32_t timeout_ms)
+{
+    struct timespec d;
+    clock_gettime(CLOCK_REALTIME, &d);
+    d.tv_sec += timeout_ms / 1000;
+    d.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (d.tv_nsec >= 1000000000L) {
+        d.tv_sec++;
+        d.tv_nsec -= 1000000000L;
+    }
+    return d;
+}
+
+int emu_stream_sync(emu_stream *s, const char *api, int32_t timeout_ms)
+{
+    restart_workers();
+    struct timespec deadline = emu_deadline_after_ms(timeout_ms < 0 ? 0 : timeout_ms);
     pthread_mutex_lock(&s->mu);
     uint64_t target = s->enqueued;
-    wait_for_locked(s, target);
+    if (timeout_ms < 0) {
+        wait_for_locked(s, target);
+    } else if (!wait_until_locked(s, target, &deadline)) {
+        uint64_t left = target - s->completed;
+        pthread_mutex_unlock(&s->mu);
+        return emu_error(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, api,
+                         "stream %p did not finish within %d ms (%llu task(s) still pending)", (void *)s,
+                         (int)timeout_ms, (unsigned long long)left);
+    }
     if (target > s->host_synced)
         s->host_synced = target;
     int st = s->error_status;
     char msg[EMU_MSG_MAX];
     snprintf(msg, sizeof msg, "%s", s->error_msg);
+    uint64_t skipped = s->skipped;
     s->error_status = 0;
     s->error_msg[0] = '\0';
+    s->skipped = 0;
     emu_warnings_deliver(&s->warnings);
     pthread_mutex_unlock(&s->mu);
     if (st != 0) {
-        char full[EMU_MSG_MAX + 64];
-        snprintf(full, sizeof full, "%s: a task on stream %p failed: %s", api, (void *)s, msg);
+        char full[EMU_MSG_MAX + 128];
+        if (skipped)
+            snprintf(full, sizeof full, "%s: a task on stream %p failed: %s (stop-on-failure: %llu later task(s) skipped)",
+                     api, (void *)s, msg, (unsigned long long)skipped);
+        else
+            snprintf(full, sizeof full, "%s: a task on stream %p failed: %s", api, (void *)s, msg);
         emu_error_set_raw(full);
         emu_log(EMU_LOG_ERROR, "%s -> %d", full, st);
     }
     return st;
+}
+
+size_t emu_stream_discard(emu_stream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    task *t = s->head;
+    s->head = s->tail = NULL;
+    while (s->running) /* sequence numbers complete in order: the running task first */
+        pthread_cond_wait(&s->done, &s->mu);
+    pthread_mutex_unlock(&s->mu);
+    size_t n = 0;
+    while (t) {
+        task *next = t->next;
+        if (t->release)
+            t->release(t->ctx);
+        free(t);
+        t = next;
+        n++;
+    }
+    pthread_mutex_lock(&s->mu);
+    s->completed += n;
+    atomic_store_explicit(&s->completed_mirror, s->completed, memory_order_release);
+    pthread_cond_broadcast(&s->done);
+    pthread_mutex_unlock(&s->mu);
+    return n;
+}
+
+void emu_stream_set_stop_on_failure(emu_stream *s, bool stop)
+{
+    pthread_mutex_lock(&s->mu);
+    s->stop_on_failure = stop;
+    pthread_mutex_unlock(&s->mu);
 }
 
 bool emu_stream_host_synced(emu_stream *s, uint64_t seq)

@@ -1,0 +1,326 @@
+/*
+ * Events, stream timeouts, failure mode and forced destruction. Linked
+ * against the library's objects so that it can enqueue test tasks that sleep
+ * or fail (no public operator fails on demand); everything else goes through
+ * the public API. Run with ACLNN_EMU_DEVICE_COUNT=2 (peer access).
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/runtime.h"
+
+static int fails;
+
+static void expect(int got, int want, const char *fragment, const char *what)
+{
+    const char *msg = aclGetRecentErrMsg();
+    if (got != want || (fragment && !strstr(msg, fragment))) {
+        printf("FAIL %s: status %d (want %d), message \"%s\"\n", what, got, want, msg);
+        fails++;
+    }
+}
+
+static void ok(int cond, const char *what)
+{
+    if (!cond) {
+        printf("FAIL %s\n", what);
+        fails++;
+    }
+}
+
+/* ---- test tasks ------------------------------------------------------ */
+
+typedef struct sleep_task {
+    long us;
+    atomic_long *cell; /* written after the sleep (when not NULL) */
+    long value;
+} sleep_task;
+
+static int run_sleep(void *ctx, char *msg, size_t cap)
+{
+    (void)msg, (void)cap;
+    sleep_task *t = ctx;
+    struct timespec d = {t->us / 1000000, (t->us % 1000000) * 1000};
+    nanosleep(&d, NULL);
+    if (t->cell)
+        atomic_store(t->cell, t->value);
+    return 0;
+}
+
+static void sleep_then_store(aclrtStream stream, long us, atomic_long *cell, long value)
+{
+    sleep_task *t = malloc(sizeof *t);
+    *t = (sleep_task){us, cell, value};
+    if (emu_stream_enqueue(stream, run_sleep, free, t, NULL) != 0)
+        ok(0, "enqueue");
+}
+
+typedef struct copy_task {
+    atomic_long *from, *to;
+} copy_task;
+
+static int run_copy(void *ctx, char *msg, size_t cap)
+{
+    (void)msg, (void)cap;
+    copy_task *t = ctx;
+    atomic_store(t->to, atomic_load(t->from));
+    return 0;
+}
+
+static int run_fail(void *ctx, char *msg, size_t cap)
+{
+    (void)ctx;
+    snprintf(msg, cap, "test task failed on purpose");
+    return ACL_ERROR_RT_INTERNAL_ERROR;
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+/* A slow write on stream a, an event, stream b waiting: b's copy must see a's result. */
+static void cross_stream_order(aclrtStream a, aclrtStream b)
+{
+    enum { N = 1000 };
+    static atomic_long cell, seen[N];
+    aclrtEvent e;
+    expect(aclrtCreateEvent(&e), 0, NULL, "create event");
+    for (long i = 0; i < N; i++) {
+        sleep_then_store(a, i % 7 == 0 ? 200 : 0, &cell, i + 1);
+        expect(aclrtRecordEvent(e, a), 0, NULL, "record");
+        expect(aclrtStreamWaitEvent(b, e), 0, NULL, "wait");
+        copy_task *t = malloc(sizeof *t);
+        *t = (copy_task){&cell, &seen[i]};
+        emu_stream_enqueue(b, run_copy, free, t, NULL);
+    }
+    expect(aclrtSynchronizeStream(b), 0, NULL, "sync b");
+    int bad = 0;
+    for (long i = 0; i < N; i++)
+        bad += atomic_load(&seen[i]) < i + 1;
+    ok(bad == 0, "stream b saw every write of stream a that it waited for");
+    expect(aclrtSynchronizeStream(a), 0, NULL, "sync a");
+    expect(aclrtDestroyEvent(e), 0, NULL, "destroy event");
+}
+
+static void timeouts(aclrtStream a)
+{
+    aclrtEvent e;
+    expect(aclrtCreateEventWithFlag(&e, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE), 0, NULL, "create with flag");
+    sleep_then_store(a, 300000, NULL, 0);
+    expect(aclrtRecordEvent(e, a), 0, NULL, "record");
+    expect(aclrtSynchronizeStreamWithTimeout(a, 10), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "did not finish within 10 ms",
+           "stream timeout");
+    expect(aclrtSynchronizeDeviceWithTimeout(0), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "within 0 ms", "device timeout");
+    expect(aclrtSynchronizeEventWithTimeout(e, 10), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "did not complete within 10 ms",
+           "event timeout");
+    aclrtEventStatus st = ACL_EVENT_STATUS_RESERVED;
+    expect(aclrtQueryEvent(e, &st), 0, NULL, "query");
+    ok(st == ACL_EVENT_STATUS_NOT_READY, "pending event is not ready");
+    aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    expect(aclrtQueryEventStatus(e, &rs), 0, NULL, "query status");
+    ok(rs == ACL_EVENT_RECORDED_STATUS_NOT_READY, "pending event status");
+    expect(aclrtSynchronizeStreamWithTimeout(a, -2), ACL_ERROR_RT_PARAM_INVALID, "[-1, INT_MAX]", "timeout -2");
+    expect(aclrtSynchronizeEventWithTimeout(e, -2), ACL_ERROR_RT_PARAM_INVALID, "[-1, INT_MAX]", "event timeout -2");
+    expect(aclrtSynchronizeDeviceWithTimeout(-5), ACL_ERROR_RT_PARAM_INVALID, "[-1, INT_MAX]", "device timeout -5");
+    expect(aclrtSynchronizeEvent(e), 0, NULL, "sync event");
+    expect(aclrtQueryEvent(e, &st), 0, NULL, "query");
+    ok(st == ACL_EVENT_STATUS_COMPLETE, "completed event");
+    expect(aclrtQueryEventStatus(e, &rs), 0, NULL, "query status");
+    ok(rs == ACL_EVENT_RECORDED_STATUS_COMPLETE, "completed event status");
+    expect(aclrtSynchronizeStreamWithTimeout(a, -1), 0, NULL, "stream sync forever");
+    expect(aclrtSynchronizeDeviceWithTimeout(1000), 0, NULL, "device sync in time");
+    expect(aclrtResetEvent(e, a), 0, NULL, "reset");
+    expect(aclrtSynchronizeStream(a), 0, NULL, "sync");
+    expect(aclrtQueryEventStatus(e, &rs), 0, NULL, "query status after reset");
+    ok(rs == ACL_EVENT_RECORDED_STATUS_NOT_READY, "reset event reads as not recorded");
+    expect(aclrtDestroyEvent(e), 0, NULL, "destroy");
+}
+
+static void elapsed(aclrtStream a)
+{
+    aclrtEvent start, end, never;
+    aclrtCreateEvent(&start);
+    aclrtCreateEvent(&end);
+    aclrtCreateEvent(&never);
+    aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+    expect(aclrtQueryEventStatus(never, &rs), 0, NULL, "query fresh");
+    ok(rs == ACL_EVENT_RECORDED_STATUS_NOT_READY, "a fresh event is not recorded");
+    aclrtEventStatus st = ACL_EVENT_STATUS_RESERVED;
+    expect(aclrtQueryEvent(never, &st), 0, NULL, "query fresh");
+    ok(st == ACL_EVENT_STATUS_COMPLETE, "a fresh event has nothing pending");
+    expect(aclrtSynchronizeEvent(never), 0, NULL, "sync fresh event returns at once");
+    aclrtRecordEvent(start, a);
+    sleep_then_store(a, 50000, NULL, 0);
+    aclrtRecordEvent(end, a);
+    float ms = -1;
+    aclrtSynchronizeStream(a);
+    expect(aclrtEventElapsedTime(&ms, start, end), 0, NULL, "elapsed");
+    ok(ms >= 45.0f && ms < 5000.0f, "elapsed time covers the 50 ms task");
+    expect(aclrtEventElapsedTime(&ms, start, never), ACL_ERROR_RT_EVENT_NOT_COMPLETE, "recorded and completed",
+           "elapsed with an unrecorded event");
+    expect(aclrtEventElapsedTime(NULL, start, end), ACL_ERROR_INVALID_PARAM, "ms is NULL", "elapsed NULL");
+    expect(aclrtEventElapsedTime(&ms, start, NULL), ACL_ERROR_INVALID_PARAM, "endEvent is NULL", "elapsed NULL end");
+    aclrtDestroyEvent(start);
+    aclrtDestroyEvent(end);
+    aclrtDestroyEvent(never);
+}
+
+static void failure_mode(aclrtStream a)
+{
+    static atomic_long flag;
+    aclrtEvent e;
+    aclrtCreateEvent(&e);
+    expect(aclrtSetStreamFailureMode(a, 2), ACL_ERROR_INVALID_PARAM, "ACL_STOP_ON_FAILURE", "bad mode");
+    expect(aclrtSetStreamFailureMode(a, ACL_STOP_ON_FAILURE), 0, NULL, "stop on failure");
+    emu_stream_enqueue(a, run_fail, NULL, NULL, NULL);
+    sleep_then_store(a, 0, &flag, 1);
+    aclrtRecordEvent(e, a);
+    expect(aclrtSynchronizeStream(a), ACL_ERROR_RT_INTERNAL_ERROR, "2 later task(s) skipped", "stop: failure reported");
+    ok(atomic_load(&flag) == 0, "stop on failure skips later tasks");
+    aclrtEventStatus st = ACL_EVENT_STATUS_RESERVED;
+    aclrtQueryEvent(e, &st);
+    ok(st == ACL_EVENT_STATUS_COMPLETE, "a skipped record still completes its event");
+    sleep_then_store(a, 0, &flag, 2);
+    expect(aclrtSynchronizeStream(a), 0, NULL, "stream runs again after the report");
+    ok(atomic_load(&flag) == 2, "work after the report runs");
+    expect(aclrtSetStreamFailureMode(a, ACL_CONTINUE_ON_FAILURE), 0, NULL, "continue on failure");
+    emu_stream_enqueue(a, run_fail, NULL, NULL, NULL);
+    sleep_then_store(a, 0, &flag, 3);
+    expect(aclrtSynchronizeStream(a), ACL_ERROR_RT_INTERNAL_ERROR, "failed on purpose", "continue: failure reported");
+    ok(atomic_load(&flag) == 3, "continue on failure runs later tasks");
+    aclrtDestroyEvent(e);
+}
+
+static void destroy_force(aclrtStream b)
+{
+    static atomic_long flag;
+    aclrtStream a;
+    aclrtEvent e;
+    aclrtCreateStream(&a);
+    aclrtCreateEvent(&e);
+    sleep_then_store(a, 100000, NULL, 0);
+    sleep_then_store(a, 0, &flag, 1);
+    aclrtRecordEvent(e, a);
+    aclrtStreamWaitEvent(b, e);
+    aclrtDestroyEvent(e); /* the queued record and wait keep it alive */
+    expect(aclrtDestroyStreamForce(a), 0, NULL, "destroy force");
+    ok(atomic_load(&flag) == 0, "queued work of a force-destroyed stream does not run");
+    expect(aclrtSynchronizeStream(b), 0, NULL, "a wait on a dropped record does not hang");
+    expect(aclrtDestroyStreamForce(a), ACL_ERROR_RT_INVALID_HANDLE, "destroyed", "destroy force twice");
+    expect(aclrtDestroyStreamForce(NULL), ACL_ERROR_INVALID_PARAM, "stream is NULL", "destroy force NULL");
+}
+
+static void bad_arguments(aclrtStream a)
+{
+    aclrtEvent e;
+    expect(aclrtCreateEvent(NULL), ACL_ERROR_INVALID_PARAM, "event is NULL", "create NULL");
+    expect(aclrtCreateEventWithFlag(&e, 0x80), ACL_ERROR_INVALID_PARAM, "flag 0x80", "unknown flag");
+    expect(aclrtCreateEventWithFlag(&e, ACL_EVENT_IPC), ACL_ERROR_FEATURE_UNSUPPORTED, "not supported by the emulator",
+           "ipc flag");
+    expect(aclrtRecordEvent(NULL, a), ACL_ERROR_INVALID_PARAM, "event is NULL", "record NULL");
+    expect(aclrtStreamWaitEvent(a, NULL), ACL_ERROR_INVALID_PARAM, "event is NULL", "wait NULL");
+    expect(aclrtQueryEvent(NULL, NULL), ACL_ERROR_INVALID_PARAM, "event is NULL", "query NULL");
+    aclrtCreateEvent(&e);
+    expect(aclrtQueryEvent(e, NULL), ACL_ERROR_INVALID_PARAM, "status is NULL", "query NULL status");
+    expect(aclrtQueryEventStatus(e, NULL), ACL_ERROR_INVALID_PARAM, "status is NULL", "query status NULL");
+    expect(aclrtRecordEventWithFlag(e, a, 2), ACL_ERROR_INVALID_PARAM, "ACL_EVENT_RECORD_EXTERNAL", "record flag");
+    expect(aclrtRecordEvent(e, (aclrtStream)&fails), ACL_ERROR_RT_INVALID_HANDLE, "not a live aclrtStream",
+           "record on a foreign stream");
+    aclrtDestroyEvent(e);
+    expect(aclrtRecordEvent(e, a), ACL_ERROR_RT_INVALID_HANDLE, "destroyed (stale handle)", "record stale");
+    expect(aclrtDestroyEvent(e), ACL_ERROR_RT_INVALID_HANDLE, "destroyed", "destroy twice");
+    expect(aclrtSynchronizeEvent(e), ACL_ERROR_RT_INVALID_HANDLE, "destroyed", "sync stale");
+    expect(aclrtRecordEvent(a, a), ACL_ERROR_RT_INVALID_HANDLE, "is not an aclrtEvent", "stream as event");
+}
+
+static void devices(void)
+{
+    aclrtRunMode mode = ACL_DEVICE;
+    expect(aclrtGetRunMode(&mode), 0, NULL, "run mode");
+    ok(mode == ACL_HOST, "run mode is ACL_HOST");
+    expect(aclrtGetRunMode(NULL), ACL_ERROR_INVALID_PARAM, "runMode is NULL", "run mode NULL");
+    int32_t v[3] = {0, 0, 0};
+    expect(aclrtGetVersion(&v[0], &v[1], &v[2]), 0, NULL, "version");
+    ok(v[0] == ACL_MAJOR_VERSION && v[1] == ACL_MINOR_VERSION && v[2] == ACL_PATCH_VERSION, "version values");
+    expect(aclrtGetVersion(&v[0], NULL, &v[2]), ACL_ERROR_INVALID_PARAM, "minorVersion is NULL", "version NULL");
+    int32_t can = 0;
+    expect(aclrtDeviceCanAccessPeer(&can, 0, 1), 0, NULL, "can access peer");
+    ok(can == 1, "devices can access each other");
+    expect(aclrtDeviceCanAccessPeer(&can, 1, 1), ACL_ERROR_INVALID_PARAM, "cannot be equal", "peer equal");
+    expect(aclrtDeviceCanAccessPeer(&can, 0, 7), ACL_ERROR_RT_INVALID_DEVICEID, "peerDeviceId 7", "peer range");
+    expect(aclrtDeviceCanAccessPeer(NULL, 0, 1), ACL_ERROR_INVALID_PARAM, "canAccessPeer is NULL", "peer NULL");
+    expect(aclrtDeviceEnablePeerAccess(1, 0), 0, NULL, "enable peer");
+    expect(aclrtDeviceEnablePeerAccess(1, 3), ACL_ERROR_FEATURE_UNSUPPORTED, "flags must be 0", "enable flags");
+    expect(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_INVALID_PARAM, "cannot be equal", "enable self");
+    expect(aclrtDeviceDisablePeerAccess(1), 0, NULL, "disable peer");
+}
+
+/* fork() while a stream is blocked on an event: neither process may hang. */
+static void fork_with_blocked_wait(aclrtStream a, aclrtStream b)
+{
+    static atomic_long cell, seen;
+    aclrtEvent e;
+    aclrtCreateEvent(&e);
+    sleep_then_store(a, 200000, &cell, 42);
+    aclrtRecordEvent(e, a);
+    aclrtStreamWaitEvent(b, e);
+    copy_task *t = malloc(sizeof *t);
+    *t = (copy_task){&cell, &seen};
+    emu_stream_enqueue(b, run_copy, free, t, NULL);
+    struct timespec d = {0, 20000000};
+    nanosleep(&d, NULL); /* b is now blocked in its wait */
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(30);
+        int st = aclrtSynchronizeStream(b);
+        _exit(st == 0 && atomic_load(&seen) == 42 ? 0 : 3);
+    }
+    expect(aclrtSynchronizeStream(b), 0, NULL, "parent sync after fork");
+    ok(atomic_load(&seen) == 42, "parent: b saw a's write");
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child: b finished and saw a's write");
+    aclrtDestroyEvent(e);
+}
+
+static void reset_force(void)
+{
+    expect(aclrtSetDevice(1), 0, NULL, "set 1");
+    expect(aclrtSetDevice(1), 0, NULL, "set 1 again");
+    expect(aclrtResetDeviceForce(1), 0, NULL, "reset force");
+    int32_t d = -1;
+    expect(aclrtGetDevice(&d), ACL_ERROR_RT_CONTEXT_NULL, "was reset", "device gone after one forced reset");
+    expect(aclrtResetDeviceForce(1), ACL_ERROR_RT_INVALID_DEVICEID, "not open", "reset force twice");
+    expect(aclrtSetDevice(0), 0, NULL, "back to 0");
+}
+
+int main(void)
+{
+    alarm(120); /* a hang is a failure */
+    expect(aclInit(NULL), 0, NULL, "init");
+    expect(aclrtSetDevice(0), 0, NULL, "set device");
+    aclrtStream a, b;
+    aclrtCreateStream(&a);
+    aclrtCreateStream(&b);
+    cross_stream_order(a, b);
+    timeouts(a);
+    elapsed(a);
+    failure_mode(a);
+    destroy_force(b);
+    bad_arguments(a);
+    devices();
+    fork_with_blocked_wait(a, b);
+    aclrtDestroyStream(a);
+    aclrtDestroyStream(b);
+    reset_force();
+    expect(aclrtResetDevice(0), 0, NULL, "reset");
+    expect(aclFinalize(), 0, NULL, "finalize");
+    if (fails)
+        printf("%d check(s) failed\n", fails);
+    else
+        printf("events: all checks passed\n");
+    return fails != 0;
+}

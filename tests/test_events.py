@@ -1,0 +1,165 @@
+"""Events, stream timeouts and the new runtime queries through the Python layer.
+
+The C side (tests/c/events.c, a meson test) covers failure mode, forced
+destruction and fork() with a blocked wait using test-only tasks; here the
+same API is driven the way a Python user replays a C program.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import aclnn_emu as ae
+from aclnn_emu import errors, ffi, lib
+
+N = 8 << 20
+MEMCPY_DEVICE_TO_DEVICE = 3
+
+
+def _memset(buf: ae.DeviceBuffer, value: int, stream: ae.Stream) -> None:
+    ae.check(lib.aclrtMemsetAsync(ffi.cast("void *", buf.address), N, value, N, stream.handle), "aclrtMemsetAsync")
+
+
+def _copy(dst: ae.DeviceBuffer, src: ae.DeviceBuffer, stream: ae.Stream) -> None:
+    ae.check(
+        lib.aclrtMemcpyAsync(ffi.cast("void *", dst.address), N, ffi.cast("void *", src.address), N,
+                             MEMCPY_DEVICE_TO_DEVICE, stream.handle),
+        "aclrtMemcpyAsync",
+    )  # fmt: skip
+
+
+def test_wait_event_orders_streams():
+    """Stream b's copy sees stream a's write when b waits for an event a recorded after it."""
+    with ae.Stream() as a, ae.Stream() as b, ae.Event() as e:
+        src, dst = ae.DeviceBuffer(N), ae.DeviceBuffer(N)
+        for i in range(1, 120):
+            _memset(src, i, a)
+            e.record(a)
+            b.wait_event(e)
+            _copy(dst, src, b)
+            b.synchronize()
+            view = dst.numpy()
+            assert view[0] == i and view[-1] == i, i
+        a.synchronize()
+        src.close()
+        dst.close()
+
+
+def test_event_status_and_elapsed_time():
+    with ae.Stream() as s, ae.Event() as start, ae.Event() as end, ae.Event() as never:
+        buf = ae.DeviceBuffer(N)
+        assert never.query()  # nothing recorded: nothing pending
+        start.record(s)
+        for _ in range(4):
+            _memset(buf, 1, s)
+        end.record(s)
+        end.synchronize(timeout_ms=60_000)
+        assert end.query()
+        assert 0.0 <= start.elapsed_time(end) < 60_000.0
+        with pytest.raises(ae.RtError) as info:
+            start.elapsed_time(never)
+        assert info.value.status == errors.ACL_ERROR_RT_EVENT_NOT_COMPLETE
+        assert "aclrtEventElapsedTime" in info.value.message
+        buf.close()
+
+
+def test_timeouts_validate_their_argument():
+    with ae.Stream() as s, ae.Event() as e:
+        with pytest.raises(ae.RtError) as info:
+            s.synchronize(timeout_ms=-2)
+        assert info.value.status == errors.ACL_ERROR_RT_PARAM_INVALID
+        assert "timeout -2 ms is out of range [-1, INT_MAX]" in info.value.message
+        with pytest.raises(ae.RtError) as info:
+            e.synchronize(timeout_ms=-7)
+        assert info.value.status == errors.ACL_ERROR_RT_PARAM_INVALID
+        s.synchronize(timeout_ms=1000)
+        e.synchronize(timeout_ms=0)
+
+
+def test_stream_timeout_expires():
+    with ae.Stream() as s:
+        big = 1 << 30
+        buf = ae.DeviceBuffer(big)
+        for _ in range(4):
+            ae.check(lib.aclrtMemsetAsync(ffi.cast("void *", buf.address), big, 1, big, s.handle), "memset")
+        with pytest.raises(ae.RtError) as info:
+            s.synchronize(timeout_ms=0)
+        assert info.value.status == errors.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT
+        assert "did not finish within 0 ms" in info.value.message
+        s.synchronize()
+        buf.close()
+
+
+def test_event_errors_carry_status_and_message():
+    e = ae.Event()
+    e.close()
+    with pytest.raises(ae.HandleClosedError):
+        e.record()
+    with pytest.raises(ae.AclError) as info:
+        ae.Event(flags=0x80)
+    assert info.value.status == errors.ACL_ERROR_INVALID_PARAM
+    assert "aclrtCreateEventWithFlag: flag 0x80" in info.value.message
+    with pytest.raises(ae.AclError) as info:
+        ae.Event(flags=0x40)
+    assert info.value.status == errors.ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "not supported by the emulator" in info.value.message
+    status = ffi.new("aclrtEventStatus *")
+    assert lib.aclrtQueryEvent(ffi.NULL, status) == errors.ACL_ERROR_INVALID_PARAM
+    assert "aclrtQueryEvent: event is NULL" in ae.errors.recent_error_message()
+
+
+def test_run_mode_version_and_peer_queries():
+    ae.ensure_device()
+    mode = ffi.new("aclrtRunMode *")
+    assert lib.aclrtGetRunMode(mode) == 0 and mode[0] == lib.ACL_HOST
+    v = [ffi.new("int32_t *") for _ in range(3)]
+    assert lib.aclrtGetVersion(*v) == 0
+    assert (v[0][0], v[1][0], v[2][0]) == (lib.ACL_MAJOR_VERSION, lib.ACL_MINOR_VERSION, lib.ACL_PATCH_VERSION)
+    can = ffi.new("int32_t *")
+    assert lib.aclrtDeviceCanAccessPeer(can, 0, 0) == errors.ACL_ERROR_INVALID_PARAM
+    assert "deviceId 0 cannot be equal to peerDeviceId 0" in ae.errors.recent_error_message()
+
+
+SCRIPT = r"""
+import os, sys, numpy as np, aclnn_emu as ae
+from aclnn_emu import ffi, lib
+a, b, e = ae.Stream(), ae.Stream(), ae.Event()
+n = 64 << 20
+src, dst = ae.DeviceBuffer(n), ae.DeviceBuffer(n)
+for _ in range(3):
+    ae.check(lib.aclrtMemsetAsync(ffi.cast("void *", src.address), n, 7, n, a.handle), "memset")
+e.record(a)
+b.wait_event(e)
+ae.check(lib.aclrtMemcpyAsync(ffi.cast("void *", dst.address), n, ffi.cast("void *", src.address), n, 3,
+                              b.handle), "copy")
+pid = os.fork()  # b may be blocked in its wait right now
+if pid == 0:
+    b.synchronize()
+    os._exit(0 if dst.numpy()[-1] == 7 else 3)
+b.synchronize()
+assert dst.numpy()[-1] == 7
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_fork_while_a_stream_waits_for_an_event():
+    """A fresh interpreter forks while a stream is blocked on an event: both processes finish, exit 0."""
+    r = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
+def test_events_mix_with_array_level_calls():
+    # Events do not disturb the array-level API (it synchronises its own stream).
+    with ae.Event() as e:
+        e.record()
+        g = np.ones((1, 1, 2, 2), np.float32)
+        out = ae.upsample_bilinear2d_backward_v2(g, output_size=(2, 2), input_size=(1, 1, 2, 2), align_corners=False)
+        e.synchronize()
+        np.testing.assert_array_equal(out, g)
