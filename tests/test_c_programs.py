@@ -63,6 +63,16 @@ def test_cpp_examples(example, tmp_path):
     assert "MISMATCH" not in r.stdout and r.stdout.count("OK") >= 3
 
 
+@pytest.mark.parametrize("strict", ["0", "1"])
+@pytest.mark.parametrize("program", sorted((HERE / "cpp").glob("*.cpp")), ids=lambda p: p.stem)
+def test_cann_style_runtime_programs(program, strict, tmp_path):
+    """Our own CANN-style C++ programs (contexts, events, threads), in both validation modes."""
+    r = build_and_run(program, tmp_path, {"ACLNN_EMU_STRICT": strict})
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"{program.stem}: OK" in r.stdout
+    assert "still alive at aclFinalize" not in r.stderr
+
+
 def test_meson_install_layout(tmp_path):
     """`meson install` lays out the same toolkit tree as the wheel: set_env.sh, include/, lib64/."""
     if subprocess.run(["meson", "--version"], capture_output=True).returncode != 0:

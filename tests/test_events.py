@@ -163,3 +163,95 @@ def test_events_mix_with_array_level_calls():
         out = ae.upsample_bilinear2d_backward_v2(g, output_size=(2, 2), input_size=(1, 1, 2, 2), align_corners=False)
         e.synchronize()
         np.testing.assert_array_equal(out, g)
+
+
+def test_context_binds_the_thread_and_runs_work():
+    g = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    expected = ae.upsample_bilinear2d_backward_v2(g, output_size=(4, 4), input_size=(1, 1, 4, 4), align_corners=False)
+    with ae.Context(0) as ctx:
+        current = ffi.new("aclrtContext *")
+        ae.check(lib.aclrtGetCurrentContext(current), "aclrtGetCurrentContext")
+        assert current[0] == ctx.handle
+        out = ae.upsample_bilinear2d_backward_v2(g, output_size=(4, 4), input_size=(1, 1, 4, 4), align_corners=False)
+        np.testing.assert_array_equal(out, expected)
+        raw = ctx.handle
+    with pytest.raises(ae.HandleClosedError):
+        ctx.make_current()
+    assert lib.aclrtSetCurrentContext(raw) == errors.ACL_ERROR_RT_INVALID_HANDLE
+    assert "was already destroyed" in ae.errors.recent_error_message()
+    # The next call binds the device again.
+    out = ae.upsample_bilinear2d_backward_v2(g, output_size=(4, 4), input_size=(1, 1, 4, 4), align_corners=False)
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_context_errors():
+    with pytest.raises(ae.RtError) as info:
+        ae.Context(9)
+    assert info.value.status == errors.ACL_ERROR_RT_INVALID_DEVICEID
+    assert "aclrtCreateContext: deviceId 9 is out of range" in info.value.message
+    assert lib.aclrtDestroyContext(ffi.NULL) == errors.ACL_ERROR_INVALID_PARAM
+    assert "aclrtDestroyContext: context is NULL" in ae.errors.recent_error_message()
+
+
+def _ptr(buf: ae.DeviceBuffer, offset: int = 0):
+    return ffi.cast("void *", buf.address + offset)
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_memcpy2d_copies_a_pitched_window(asynchronous):
+    """A 5x7-byte window between two pitched 2-D images, against numpy slicing."""
+    rng = np.random.default_rng(0)
+    src_img = rng.integers(0, 256, size=(9, 16), dtype=np.uint8)  # spitch 16
+    dst_img = np.zeros((8, 12), np.uint8)  # dpitch 12
+    src, dst = ae.DeviceBuffer(src_img.nbytes), ae.DeviceBuffer(dst_img.nbytes)
+    src.copy_from_host(src_img)
+    dst.copy_from_host(dst_img)
+    # rows 2..6, bytes 3..9 of src -> rows 1..5, bytes 4..10 of dst
+    d, s = _ptr(dst, 1 * 12 + 4), _ptr(src, 2 * 16 + 3)
+    if asynchronous:
+        with ae.Stream() as stream:
+            ae.check(lib.aclrtMemcpy2dAsync(d, 12, s, 16, 7, 5, MEMCPY_DEVICE_TO_DEVICE, stream.handle), "2d async")
+            stream.synchronize()
+    else:
+        ae.check(lib.aclrtMemcpy2d(d, 12, s, 16, 7, 5, MEMCPY_DEVICE_TO_DEVICE), "aclrtMemcpy2d")
+    expected = dst_img.copy()
+    expected[1:6, 4:11] = src_img[2:7, 3:10]
+    np.testing.assert_array_equal(dst.copy_to_host(shape=(8, 12)), expected)
+    src.close()
+    dst.close()
+
+
+def test_memcpy2d_checks():
+    ae.ensure_device()
+    a, b = ae.DeviceBuffer(64), ae.DeviceBuffer(64)
+    cases = [
+        ((_ptr(a), 8, _ptr(b), 8, 9, 2, MEMCPY_DEVICE_TO_DEVICE), "width 9 must not exceed spitch 8 and dpitch 8"),
+        ((_ptr(a), 8, _ptr(b), 8, 4, 2, 0), "kind 0 is not ACL_MEMCPY_HOST_TO_DEVICE"),
+        ((ffi.NULL, 8, _ptr(b), 8, 4, 2, MEMCPY_DEVICE_TO_DEVICE), "dst is NULL"),
+        ((_ptr(a), 8, ffi.NULL, 8, 4, 2, MEMCPY_DEVICE_TO_DEVICE), "src is NULL"),
+        ((_ptr(a), 16, _ptr(b), 8, 8, 5, MEMCPY_DEVICE_TO_DEVICE), "runs past the end of its 64-byte block"),
+        ((_ptr(a), 2**62, _ptr(b), 8, 8, 5, MEMCPY_DEVICE_TO_DEVICE), "overflow size_t"),
+    ]
+    for args, fragment in cases:
+        assert lib.aclrtMemcpy2d(*args) == errors.ACL_ERROR_INVALID_PARAM, fragment
+        assert fragment in ae.errors.recent_error_message()
+    # Nothing to copy: success whatever the pointers.
+    assert lib.aclrtMemcpy2d(ffi.NULL, 0, ffi.NULL, 0, 0, 3, 99) == 0
+    a.close()
+    b.close()
+
+
+def test_mem_info():
+    ae.ensure_device()
+    free, total = ffi.new("size_t *"), ffi.new("size_t *")
+    assert lib.aclrtGetMemInfo(lib.ACL_HBM_MEM, free, total) == 0
+    assert 0 < free[0] <= total[0]
+    ram = total[0]
+    big = ae.DeviceBuffer(1 << 30)
+    assert lib.aclrtGetMemInfo(lib.ACL_DDR_MEM, free, total) == 0
+    assert total[0] == ram and free[0] <= ram - (1 << 30)  # what aclrtMalloc holds is not free
+    big.close()
+    assert lib.aclrtGetMemInfo(99, free, total) == errors.ACL_ERROR_INVALID_PARAM
+    assert "attr 99 is not an aclrtMemAttr" in ae.errors.recent_error_message()
+    assert lib.aclrtGetMemInfo(lib.ACL_HBM_MEM, ffi.NULL, total) == errors.ACL_ERROR_INVALID_PARAM
+    assert "free is NULL" in ae.errors.recent_error_message()

@@ -59,6 +59,28 @@ typedef enum aclrtEventRecordedStatus {
     ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
 } aclrtEventRecordedStatus;
 
+/** Kinds of device memory aclrtGetMemInfo reports on (all the host's RAM here). */
+typedef enum aclrtMemAttr {
+    ACL_DDR_MEM,
+    ACL_HBM_MEM,
+    ACL_DDR_MEM_HUGE,
+    ACL_DDR_MEM_NORMAL,
+    ACL_HBM_MEM_HUGE,
+    ACL_HBM_MEM_NORMAL,
+    ACL_DDR_MEM_P2P_HUGE,
+    ACL_DDR_MEM_P2P_NORMAL,
+    ACL_HBM_MEM_P2P_HUGE,
+    ACL_HBM_MEM_P2P_NORMAL,
+    ACL_HBM_MEM_HUGE1G,
+    ACL_HBM_MEM_P2P_HUGE1G,
+    ACL_MEM_NORMAL,
+    ACL_MEM_HUGE,
+    ACL_MEM_HUGE1G,
+    ACL_MEM_P2P_NORMAL,
+    ACL_MEM_P2P_HUGE,
+    ACL_MEM_P2P_HUGE1G
+} aclrtMemAttr;
+
 /** Direction of a copy. The emulator checks it against where pointers live (strict mode). */
 typedef enum aclrtMemcpyKind {
     ACL_MEMCPY_HOST_TO_HOST,
@@ -126,6 +148,37 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
  * @returns as aclrtResetDevice.
  */
 ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
+
+/**
+ * Creates a context on deviceId (opening the device as aclrtSetDevice does)
+ * with a stream of its own, and makes it the calling thread's current context.
+ * @param context [out] the new context.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_UNINITIALIZE before aclInit;
+ *          ACL_ERROR_RT_INVALID_DEVICEID for an id out of range.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
+
+/**
+ * Destroys a context from aclrtCreateContext: waits for its stream, releases
+ * its device reference; a thread whose current context it was has none.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL or a device's default context;
+ *          ACL_ERROR_RT_INVALID_HANDLE for a destroyed or foreign handle.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
+
+/**
+ * Makes context the calling thread's current one: its device, and its stream
+ * for NULL stream arguments.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_INVALID_HANDLE for a
+ *          destroyed context or the default context of a device that was reset.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
+
+/**
+ * The calling thread's current context (after aclrtSetDevice: the device's default context).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_CONTEXT_NULL without one.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
 
 /**
  * Where the program runs.
@@ -352,6 +405,28 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
 /** Enqueues a copy on stream (NULL: default stream). Errors as aclrtMemcpy plus invalid stream handles. */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
                                               aclrtMemcpyKind kind, aclrtStream stream);
+
+/**
+ * Copies height rows of width bytes from src (rows spitch bytes apart) to dst
+ * (rows dpitch bytes apart), synchronously. Width or height 0 copies nothing.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL pointers, width > spitch or dpitch,
+ *          a kind other than HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE or DEFAULT,
+ *          rows that run past their block, and the strict-mode checks of aclrtMemcpy.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                           size_t height, aclrtMemcpyKind kind);
+
+/** Enqueues aclrtMemcpy2d on stream (NULL: default stream). Errors as aclrtMemcpy2d plus invalid streams. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                                size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream);
+
+/**
+ * Free and total device memory: the host's RAM, less what aclrtMalloc holds
+ * (free never exceeds what the system has available).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL pointers or an unknown attr;
+ *          ACL_ERROR_UNINITIALIZE before aclInit.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
 
 /**
  * Sets count bytes at devPtr to (unsigned char)value.

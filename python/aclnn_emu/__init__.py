@@ -6,7 +6,7 @@ Array level::
     grad_input = aclnn_emu.roi_align_v2_backward(grad_output, boxes, (B, C, H, W), spatial_scale=0.25)
 
 Handle level (a C call sequence, step by step): :class:`Device`,
-:class:`Stream`, :class:`Event`, :class:`DeviceBuffer`, :class:`Tensor`, :class:`IntArray`,
+:class:`Context`, :class:`Stream`, :class:`Event`, :class:`DeviceBuffer`, :class:`Tensor`, :class:`IntArray`,
 :class:`Executor` and the ``*_get_workspace_size`` functions. ``lib`` and
 ``ffi`` expose the raw C API.
 """
@@ -31,6 +31,7 @@ from .ops import (
     upsample_bilinear2d_backward_v2_get_workspace_size,
 )
 from .runtime import (
+    Context,
     Device,
     DeviceBuffer,
     Event,
@@ -60,6 +61,7 @@ __all__ = [
     "AclnnError",
     "AclnnRuntimeError",
     "AclnnWarning",
+    "Context",
     "Device",
     "DeviceBuffer",
     "Event",

@@ -329,6 +329,42 @@ class Stream(_Handle):
         check(lib.aclrtStreamWaitEvent(self.handle, event.handle), "aclrtStreamWaitEvent")
 
 
+class Context(_Handle):
+    """A context on a device, current for the calling thread (``aclrtCreateContext``).
+
+    While it is current, NULL-stream work (the array-level functions' default)
+    runs on the context's own stream. Closing it (``aclrtDestroyContext``)
+    leaves the thread without a context until the next call binds the device
+    again.
+
+    Examples
+    --------
+    >>> import aclnn_emu
+    >>> with aclnn_emu.Context(0) as ctx:
+    ...     ctx.make_current()
+    """
+
+    def __init__(self, device_id: int = 0) -> None:
+        super().__init__()
+        _ensure_init()
+        out = ffi.new("aclrtContext *")
+        check(lib.aclrtCreateContext(out, device_id), "aclrtCreateContext")
+        self._own(out[0], lib.aclrtDestroyContext)
+        self.device_id = device_id
+        _tls.bound = (device_id, _epoch)
+
+    def make_current(self) -> None:
+        """Make this the calling thread's context (``aclrtSetCurrentContext``)."""
+        check(lib.aclrtSetCurrentContext(self.handle), "aclrtSetCurrentContext")
+        _tls.bound = (self.device_id, _epoch)
+
+    def close(self) -> None:
+        """Destroy the context (waits for its stream); idempotent."""
+        if not self.closed:
+            _tls.bound = None
+        super().close()
+
+
 class Event(_Handle):
     """A marker in a stream's order (``aclrtCreateEventWithFlag``).
 

@@ -30,8 +30,39 @@ static emu_stream **user_streams;
 static size_t n_user_streams, cap_user_streams;
 static int64_t sys_opts[N_SYS_OPTS], ctx_opts[MAX_DEVICES][N_SYS_OPTS];
 
-static _Thread_local int32_t tl_device = -1;
+/* A context binds a device and a stream (NULL in API calls) to the threads
+ * that make it current. Each open device has a default context (these
+ * static ones, whose stream is the device's default stream); user contexts
+ * from aclrtCreateContext have a stream of their own. */
+typedef struct emu_context {
+    int32_t device;
+    emu_stream *stream; /* user contexts only */
+} emu_context;
+
+static emu_context default_ctx[MAX_DEVICES];
+static emu_context **user_ctxs;
+static size_t n_user_ctxs, cap_user_ctxs;
+
+static _Thread_local emu_context *tl_ctx;
 static _Thread_local uint64_t tl_generation;
+
+static bool is_default_ctx(const emu_context *c)
+{
+    return c >= default_ctx && c < default_ctx + MAX_DEVICES;
+}
+
+/* Room for one more element of size elem in arr (holding n, capacity *cap):
+ * arr itself, or a larger copy; NULL when out of memory (arr is unchanged). */
+static void *grow(void *arr, size_t elem, size_t n, size_t *cap)
+{
+    if (n < *cap)
+        return arr;
+    size_t c = *cap ? 2 * *cap : 16;
+    void *grown = realloc(arr, c * elem);
+    if (grown)
+        *cap = c;
+    return grown;
+}
 
 bool emu_initialized(void)
 {
@@ -49,19 +80,39 @@ int emu_require_init(const char *api)
     return ok ? 0 : emu_error(ACL_ERROR_UNINITIALIZE, api, "aclInit has not been called (or aclFinalize was)");
 }
 
-/* Caller holds rt_mu. */
-static int current_device_locked(const char *api, int32_t *out)
+/* The calling thread's context; caller holds rt_mu. */
+static int current_ctx_locked(const char *api, emu_context **out)
 {
     if (!initialized)
         return emu_error(ACL_ERROR_UNINITIALIZE, api, "aclInit has not been called (or aclFinalize was)");
-    if (tl_device < 0 || tl_generation != generation)
+    emu_context *c = tl_generation == generation ? tl_ctx : NULL;
+    if (!c)
         return emu_error(ACL_ERROR_RT_CONTEXT_NULL, api,
                          "no device is set on this thread; call aclrtSetDevice first (CANN binds devices per thread)");
-    if (devices[tl_device].refcount <= 0)
+    if (is_default_ctx(c) && devices[c->device].refcount <= 0)
         return emu_error(ACL_ERROR_RT_CONTEXT_NULL, api, "device %d was reset; call aclrtSetDevice again",
-                         (int)tl_device);
-    *out = tl_device;
+                         (int)c->device);
+    if (!is_default_ctx(c) && emu_registry_find(c, EMU_CONTEXT) != EMU_LIVE)
+        return emu_error(ACL_ERROR_RT_CONTEXT_NULL, api,
+                         "the current context %p was destroyed; call aclrtSetCurrentContext or aclrtSetDevice",
+                         (void *)c);
+    *out = c;
     return 0;
+}
+
+static int current_device_locked(const char *api, int32_t *out)
+{
+    emu_context *c = NULL;
+    int st = current_ctx_locked(api, &c);
+    if (st == 0)
+        *out = c->device;
+    return st;
+}
+
+static void bind_locked(emu_context *c)
+{
+    tl_ctx = c;
+    tl_generation = generation;
 }
 
 int emu_current_device(const char *api, int32_t *out)
@@ -75,11 +126,11 @@ int emu_current_device(const char *api, int32_t *out)
 int emu_stream_resolve(aclrtStream stream, const char *api, int invalid_status, emu_stream **out)
 {
     pthread_mutex_lock(&rt_mu);
-    int32_t dev = -1;
-    int st = current_device_locked(api, &dev);
+    emu_context *c = NULL;
+    int st = current_ctx_locked(api, &c);
     if (st == 0) {
         if (!stream) {
-            *out = devices[dev].default_stream;
+            *out = is_default_ctx(c) ? devices[c->device].default_stream : c->stream;
         } else if ((st = emu_check_handle(stream, EMU_STREAM, invalid_status, api, "stream")) == 0) {
             *out = (emu_stream *)stream;
         }
@@ -167,9 +218,13 @@ int emu_devices_shutdown(const char *api, emu_stream ***streams, size_t *n_strea
         pthread_mutex_unlock(&rt_mu);
         return emu_error(ACL_ERROR_REPEAT_FINALIZE, api, "aclFinalize without a matching aclInit");
     }
-    emu_stream **list = malloc((n_user_streams + MAX_DEVICES) * sizeof *list);
+    emu_stream **list = malloc((n_user_streams + n_user_ctxs + MAX_DEVICES) * sizeof *list);
     size_t n = list ? take_streams_locked(-1, list, n_user_streams) : 0;
     *n_user = n;
+    /* Contexts still alive are leaks (the report names them); their streams stop here. */
+    for (size_t i = 0; list && i < n_user_ctxs; i++)
+        list[n++] = user_ctxs[i]->stream;
+    n_user_ctxs = 0;
     for (int d = 0; d < MAX_DEVICES; d++) {
         if (list && devices[d].default_stream)
             list[n++] = devices[d].default_stream;
@@ -201,8 +256,8 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
                            (int)deviceId);
         if (st == 0) {
             d->refcount++;
-            tl_device = deviceId;
-            tl_generation = generation;
+            default_ctx[deviceId].device = deviceId;
+            bind_locked(&default_ctx[deviceId]);
         }
     }
     pthread_mutex_unlock(&rt_mu);
@@ -252,6 +307,134 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId)
 {
     EMU_API_ENTRY();
     return reset_device(api, deviceId, true);
+}
+
+/* ---- contexts ---------------------------------------------------------- */
+
+/* Opens deviceId for a new context (as aclrtSetDevice does); caller holds rt_mu. */
+static int open_device_locked(const char *api, int32_t deviceId)
+{
+    int count = emu_device_count();
+    if (deviceId < 0 || deviceId >= count || deviceId >= MAX_DEVICES)
+        return emu_error(ACL_ERROR_RT_INVALID_DEVICEID, api, "deviceId %d is out of range [0, %d)", (int)deviceId,
+                         count);
+    device *d = &devices[deviceId];
+    if (!d->default_stream && !(d->default_stream = emu_stream_create(deviceId, true)))
+        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "cannot create the default stream of device %d",
+                         (int)deviceId);
+    default_ctx[deviceId].device = deviceId;
+    d->refcount++;
+    return 0;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
+{
+    EMU_API_ENTRY();
+    if (!context)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "context is NULL");
+    int st = emu_require_init(api);
+    if (st)
+        return st;
+    emu_context *c = calloc(1, sizeof *c);
+    if (!c)
+        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
+    c->device = deviceId;
+    pthread_mutex_lock(&rt_mu);
+    st = open_device_locked(api, deviceId);
+    bool opened = st == 0;
+    if (st == 0 && !(c->stream = emu_stream_create(deviceId, true)))
+        st = emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "cannot create the context's stream");
+    emu_context **grown = st == 0 ? grow(user_ctxs, sizeof *grown, n_user_ctxs, &cap_user_ctxs) : NULL;
+    if (grown)
+        user_ctxs = grown;
+    if (st == 0 && (!grown || emu_registry_add(c, EMU_CONTEXT, api) != 0))
+        st = emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
+    if (st == 0)
+        user_ctxs[n_user_ctxs++] = c;
+    if (st == 0)
+        bind_locked(c); /* CANN: a new context becomes the thread's current one */
+    pthread_mutex_unlock(&rt_mu);
+    if (st) {
+        emu_stream_destroy(c->stream);
+        if (opened)
+            reset_device(api, deviceId, false);
+        free(c);
+        return st;
+    }
+    *context = c;
+    emu_log(EMU_LOG_INFO, "%s deviceId=%d -> 0 (context %p)", api, (int)deviceId, (void *)c);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context)
+{
+    EMU_API_ENTRY();
+    if (!context)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "context is NULL");
+    emu_context *c = context;
+    if (is_default_ctx(c))
+        return emu_error(ACL_ERROR_INVALID_PARAM, api,
+                         "context %p is the default context of device %d; aclrtResetDevice releases it", context,
+                         (int)c->device);
+    pthread_mutex_lock(&rt_mu);
+    int st = emu_check_handle(context, EMU_CONTEXT, ACL_ERROR_RT_INVALID_HANDLE, api, "context");
+    int32_t dev = 0;
+    emu_stream *s = NULL;
+    if (st == 0) {
+        size_t i = 0;
+        while (i < n_user_ctxs && user_ctxs[i] != c)
+            i++;
+        if (i < n_user_ctxs)
+            user_ctxs[i] = user_ctxs[--n_user_ctxs];
+        dev = c->device;
+        s = c->stream;
+        if (tl_ctx == c)
+            tl_ctx = NULL;
+        /* The handle dies now (later uses say "destroyed"); the stream is finished below. */
+        emu_registry_release(c, EMU_CONTEXT, sizeof *c, free);
+    }
+    pthread_mutex_unlock(&rt_mu);
+    if (st)
+        return st;
+    emu_stream_destroy(s);
+    reset_device(api, dev, false);
+    emu_log(EMU_LOG_INFO, "%s context=%p -> 0", api, context);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context)
+{
+    EMU_API_ENTRY();
+    if (!context)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "context is NULL");
+    emu_context *c = context;
+    pthread_mutex_lock(&rt_mu);
+    int st = initialized ? 0 : emu_error(ACL_ERROR_UNINITIALIZE, api, "aclInit has not been called (or aclFinalize was)");
+    if (st == 0 && is_default_ctx(c) && devices[c->device].refcount <= 0)
+        st = emu_error(ACL_ERROR_RT_INVALID_HANDLE, api,
+                       "context %p is the default context of device %d, which is not open", context, (int)c->device);
+    if (st == 0 && !is_default_ctx(c))
+        st = emu_check_handle(context, EMU_CONTEXT, ACL_ERROR_RT_INVALID_HANDLE, api, "context");
+    if (st == 0)
+        bind_locked(c);
+    pthread_mutex_unlock(&rt_mu);
+    if (st == 0)
+        emu_log(EMU_LOG_INFO, "%s context=%p -> 0", api, context);
+    return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context)
+{
+    EMU_API_ENTRY();
+    if (!context)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "context is NULL");
+    pthread_mutex_lock(&rt_mu);
+    emu_context *c = NULL;
+    int st = current_ctx_locked(api, &c);
+    pthread_mutex_unlock(&rt_mu);
+    if (st == 0)
+        *context = c;
+    return st;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode)
@@ -368,20 +551,18 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
     if (st)
         return st;
     pthread_mutex_lock(&rt_mu);
-    if (n_user_streams == cap_user_streams) {
-        size_t cap = cap_user_streams ? 2 * cap_user_streams : 16;
-        emu_stream **grown = realloc(user_streams, cap * sizeof *grown);
-        if (!grown) {
-            pthread_mutex_unlock(&rt_mu);
-            return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
-        }
-        user_streams = grown;
-        cap_user_streams = cap;
-    }
     emu_stream *s = emu_stream_create(dev, false);
-    if (s)
+    emu_stream **grown = s ? grow(user_streams, sizeof *grown, n_user_streams, &cap_user_streams) : NULL;
+    bool listed = grown != NULL;
+    if (grown) {
+        user_streams = grown;
         user_streams[n_user_streams++] = s;
+    }
     pthread_mutex_unlock(&rt_mu);
+    if (s && !listed) {
+        emu_stream_destroy(s);
+        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
+    }
     if (!s)
         return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "cannot create a stream worker thread");
     *stream = s;
@@ -476,7 +657,7 @@ static aclError sync_device(const char *api, int32_t timeout)
     emu_stream **list = NULL;
     size_t n = 0;
     if (st == 0) {
-        list = malloc((n_user_streams + 1) * sizeof *list);
+        list = malloc((n_user_streams + n_user_ctxs + 1) * sizeof *list);
         if (!list) {
             st = emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
         } else {
@@ -484,6 +665,9 @@ static aclError sync_device(const char *api, int32_t timeout)
             for (size_t i = 0; i < n_user_streams; i++)
                 if (emu_stream_device(user_streams[i]) == dev)
                     list[n++] = user_streams[i];
+            for (size_t i = 0; i < n_user_ctxs; i++)
+                if (user_ctxs[i]->device == dev)
+                    list[n++] = user_ctxs[i]->stream;
         }
     }
     /* Streams cannot be destroyed while we wait: destroying takes rt_mu first.

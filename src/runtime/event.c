@@ -32,6 +32,8 @@ typedef struct emu_event {
     bool reset;         /* aclrtResetEvent ran after the latest record */
     bool stamped;
     struct timespec stamp; /* CLOCK_MONOTONIC when the latest record ran */
+    emu_stream *rec_stream; /* where the latest record was enqueued, as task rec_seq: */
+    uint64_t rec_seq;       /* synchronising with the event synchronises with that stream up to it */
 } emu_event;
 
 /* One lock and one condition for all events: waits are rare and short to check. */
@@ -142,8 +144,17 @@ static int enqueue(const char *api, aclrtStream stream, emu_event *e, emu_task_f
     t->gen = new_record ? ++e->recorded : e->recorded;
     pthread_mutex_unlock(&ev_mu);
     /* On failure enqueue releases the task: a record then completes at once. */
-    if ((st = emu_stream_enqueue(s, fn, release, t, NULL)) != 0)
+    uint64_t gen = t->gen, seq = 0;
+    if ((st = emu_stream_enqueue(s, fn, release, t, &seq)) != 0)
         return emu_error(st, api, "out of memory");
+    if (new_record) {
+        pthread_mutex_lock(&ev_mu);
+        if (e->recorded == gen) {
+            e->rec_stream = s;
+            e->rec_seq = seq;
+        }
+        pthread_mutex_unlock(&ev_mu);
+    }
     emu_log(EMU_LOG_INFO, "%s event=%p stream=%p -> 0", api, (void *)e, stream);
     return ACL_SUCCESS;
 }
@@ -329,6 +340,8 @@ static aclError synchronize(const char *api, aclrtEvent event, int32_t timeout)
     pthread_mutex_lock(&ev_mu);
     e->refs++; /* a concurrent aclrtDestroyEvent must not free it under us */
     uint64_t target = e->recorded;
+    emu_stream *rec_stream = e->rec_stream;
+    uint64_t rec_seq = e->rec_seq;
     while (e->completed < target && st == 0) {
         if (timeout < 0)
             pthread_cond_wait(&ev_cv, &ev_mu);
@@ -339,6 +352,9 @@ static aclError synchronize(const char *api, aclrtEvent event, int32_t timeout)
     pthread_mutex_unlock(&ev_mu);
     if (st)
         return emu_error(st, api, "event %p did not complete within %d ms", event, (int)timeout);
+    /* Validation mode: the host has now seen that stream's work up to the record. */
+    if (rec_stream && emu_registry_find(rec_stream, EMU_STREAM) == EMU_LIVE)
+        emu_stream_mark_host_synced(rec_stream, rec_seq);
     emu_log(EMU_LOG_INFO, "%s event=%p -> 0", api, event);
     return ACL_SUCCESS;
 }

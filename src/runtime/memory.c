@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runtime.h"
 
@@ -315,21 +316,13 @@ static const char *const kind_names[] = {"ACL_MEMCPY_HOST_TO_HOST",
                                          "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE",
                                          "ACL_MEMCPY_INTER_DEVICE_TO_DEVICE"};
 
-/* The checks shared by the synchronous and asynchronous copies. */
-static int check_copy(const char *api, void *dst, size_t destMax, const void *src, size_t count, int kind)
+/* Where the bytes a copy touches lie ([dst, +dst_len), [src, +src_len)) against its kind. */
+static int check_placement(const char *api, void *dst, size_t dst_len, const void *src, size_t src_len, int kind)
 {
-    if (!dst)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "dst is NULL");
-    if (!src)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "src is NULL");
-    if (count > destMax)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "count %zu exceeds destMax %zu", count, destMax);
-    if (kind < 0 || kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "kind %d is not an aclrtMemcpyKind", kind);
     bool dst_dev = false, src_dev = false;
-    int st = check_range(api, "dst", dst, count, &dst_dev);
+    int st = check_range(api, "dst", dst, dst_len, &dst_dev);
     if (!st)
-        st = check_range(api, "src", src, count, &src_dev);
+        st = check_range(api, "src", src, src_len, &src_dev);
     if (st)
         return st;
     int want_src = -1, want_dst = -1; /* -1: either, 0: host, 1: device */
@@ -353,6 +346,56 @@ static int check_copy(const char *api, void *dst, size_t destMax, const void *sr
     return 0;
 }
 
+/* The checks shared by the synchronous and asynchronous copies. */
+static int check_copy(const char *api, void *dst, size_t destMax, const void *src, size_t count, int kind)
+{
+    if (!dst)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "dst is NULL");
+    if (!src)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "src is NULL");
+    if (count > destMax)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "count %zu exceeds destMax %zu", count, destMax);
+    if (kind < 0 || kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "kind %d is not an aclrtMemcpyKind", kind);
+    return check_placement(api, dst, count, src, count, kind);
+}
+
+/* Bytes from the first row's start to the last row's end; false on overflow. */
+static bool extent_2d(size_t pitch, size_t width, size_t height, size_t *out)
+{
+    if (height - 1 > (SIZE_MAX - width) / pitch)
+        return false;
+    *out = (height - 1) * pitch + width;
+    return true;
+}
+
+/* CANN's checks of a pitched copy (CheckMemcpy2dParam) after aclInit's, then placement.
+ * *empty is set for width or height 0, which copies nothing and succeeds. */
+static int check_copy_2d(const char *api, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, int kind, size_t *dst_len, size_t *src_len, bool *empty)
+{
+    int st = emu_require_init(api);
+    *empty = width == 0 || height == 0;
+    if (st || *empty)
+        return st;
+    if (!dst)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "dst is NULL");
+    if (!src)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "src is NULL");
+    if (width > spitch || width > dpitch)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "width %zu must not exceed spitch %zu and dpitch %zu", width,
+                         spitch, dpitch);
+    if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST && kind != ACL_MEMCPY_DEVICE_TO_DEVICE &&
+        kind != ACL_MEMCPY_DEFAULT)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api,
+                         "kind %d is not ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST, "
+                         "ACL_MEMCPY_DEVICE_TO_DEVICE or ACL_MEMCPY_DEFAULT",
+                         kind);
+    if (!extent_2d(dpitch, width, height, dst_len) || !extent_2d(spitch, width, height, src_len))
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "height %zu rows of the pitches overflow size_t", height);
+    return check_placement(api, dst, *dst_len, src, *src_len, kind);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                                          aclrtMemcpyKind kind)
 {
@@ -371,37 +414,47 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
     return ACL_SUCCESS;
 }
 
+/* height rows of width bytes (one row for plain copies and memsets). */
 typedef struct copy_task {
     void *dst;
     const void *src;
-    size_t count;
+    size_t width, height, dpitch, spitch;
     int value; /* memset when src is NULL */
 } copy_task;
+
+static void copy_rows(const copy_task *t)
+{
+    for (size_t r = 0; r < t->height; r++) {
+        char *d = (char *)t->dst + r * t->dpitch;
+        if (t->src)
+            memmove(d, (const char *)t->src + r * t->spitch, t->width);
+        else
+            memset(d, t->value, t->width);
+    }
+}
 
 static int run_copy(void *ctx, char *msg, size_t cap)
 {
     (void)msg;
     (void)cap;
-    copy_task *t = ctx;
-    if (t->src)
-        memmove(t->dst, t->src, t->count);
-    else
-        memset(t->dst, t->value, t->count);
+    copy_rows(ctx);
     return 0;
 }
 
-static aclError enqueue_copy(const char *api, aclrtStream stream, void *dst, const void *src, size_t count, int value)
+static aclError enqueue_task(const char *api, aclrtStream stream, const copy_task *what)
 {
     emu_stream *s;
     int st = emu_stream_resolve(stream, api, ACL_ERROR_INVALID_PARAM, &s);
     if (st)
         return st;
-    if (count == 0)
+    if (what->width == 0 || what->height == 0)
         return ACL_SUCCESS;
     copy_task *t = malloc(sizeof *t);
     if (!t)
         return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
-    *t = (copy_task){.dst = dst, .src = src, .count = count, .value = value};
+    *t = *what;
+    const void *src = t->src;
+    void *dst = t->dst;
     uint64_t seq;
     st = emu_stream_enqueue(s, run_copy, free, t, &seq);
     if (st)
@@ -412,6 +465,12 @@ static aclError enqueue_copy(const char *api, aclrtStream stream, void *dst, con
     return ACL_SUCCESS;
 }
 
+static aclError enqueue_copy(const char *api, aclrtStream stream, void *dst, const void *src, size_t count, int value)
+{
+    copy_task t = {.dst = dst, .src = src, .width = count, .height = 1, .dpitch = count, .spitch = count, .value = value};
+    return enqueue_task(api, stream, &t);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
                                               aclrtMemcpyKind kind, aclrtStream stream)
 {
@@ -420,6 +479,39 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
     if (!st)
         st = check_copy(api, dst, destMax, src, count, (int)kind);
     return st ? st : enqueue_copy(api, stream, dst, src, count, 0);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                           size_t height, aclrtMemcpyKind kind)
+{
+    EMU_API_ENTRY();
+    size_t dst_len = 0, src_len = 0;
+    bool empty = false;
+    int st = check_copy_2d(api, dst, dpitch, src, spitch, width, height, (int)kind, &dst_len, &src_len, &empty);
+    if (!st && !empty)
+        st = emu_mem_check_read(src, src_len, api);
+    if (st)
+        return st;
+    if (!empty) {
+        copy_task t = {.dst = dst, .src = src, .width = width, .height = height, .dpitch = dpitch, .spitch = spitch};
+        copy_rows(&t);
+    }
+    emu_log(EMU_LOG_INFO, "%s dst=%p dpitch=%zu src=%p spitch=%zu width=%zu height=%zu kind=%d -> 0", api, dst, dpitch,
+            src, spitch, width, height, (int)kind);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                                size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    size_t dst_len = 0, src_len = 0;
+    bool empty = false;
+    int st = check_copy_2d(api, dst, dpitch, src, spitch, width, height, (int)kind, &dst_len, &src_len, &empty);
+    if (st)
+        return st;
+    copy_task t = {.dst = dst, .src = src, .width = width, .height = height, .dpitch = dpitch, .spitch = spitch};
+    return enqueue_task(api, stream, &t);
 }
 
 static int check_set(const char *api, void *devPtr, size_t maxCount, size_t count)
@@ -453,6 +545,35 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int
     if (!st)
         st = check_set(api, devPtr, maxCount, count);
     return st ? st : enqueue_copy(api, stream, devPtr, NULL, count, value);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
+{
+    EMU_API_ENTRY();
+    int st = emu_require_init(api);
+    if (!st && (!free || !total))
+        st = emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", !free ? "free" : "total");
+    if (!st && ((int)attr < ACL_DDR_MEM || (int)attr > ACL_MEM_P2P_HUGE1G))
+        st = emu_error(ACL_ERROR_INVALID_PARAM, api, "attr %d is not an aclrtMemAttr", (int)attr);
+    if (st)
+        return st;
+    /* Every kind of device memory is the host's: its RAM is the total, less
+     * what aclrtMalloc holds (and never more than the system has free). */
+    long pages = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t ram = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
+    size_t sys_free = avail > 0 && page > 0 ? (size_t)avail * (size_t)page : 0;
+    size_t used = 0;
+    pthread_mutex_lock(&mu);
+    for (size_t i = 0; i < n_blocks; i++)
+        if (blocks[i].device && blocks[i].owned)
+            used += blocks[i].size;
+    pthread_mutex_unlock(&mu);
+    *total = ram;
+    *free = ram > used ? ram - used : 0;
+    if (*free > sys_free)
+        *free = sys_free;
+    emu_log(EMU_LOG_INFO, "%s attr=%d -> 0 (free %zu, total %zu)", api, (int)attr, *free, *total);
+    return ACL_SUCCESS;
 }
 
 size_t emu_mem_live_blocks(char *buf, size_t cap, size_t *used)

@@ -77,6 +77,7 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_TENSOR_LIST: return "aclTensorList";
     case EMU_SCALAR_LIST: return "aclScalarList";
     case EMU_EVENT: return "aclrtEvent";
+    case EMU_CONTEXT: return "aclrtContext";
     default: return "handle";
     }
 }

@@ -25,6 +25,7 @@ typedef enum emu_kind {
     EMU_TENSOR_LIST,
     EMU_SCALAR_LIST,
     EMU_EVENT,
+    EMU_CONTEXT,
     EMU_KIND_COUNT
 } emu_kind;
 
@@ -75,6 +76,8 @@ int emu_check_timeout(const char *api, int32_t timeout_ms);
 struct timespec emu_deadline_after_ms(int32_t timeout_ms);
 /* True when the host has synchronised with s up to (and including) task seq. */
 bool emu_stream_host_synced(emu_stream *s, uint64_t seq);
+/* The host has seen s's work up to task seq (completed) by other means (an event). */
+void emu_stream_mark_host_synced(emu_stream *s, uint64_t seq);
 /* Wait for a specific task (used to make racy reads deterministic in normal mode). */
 void emu_stream_wait(emu_stream *s, uint64_t seq);
 emu_stream *emu_stream_create(int32_t device, bool is_default);

@@ -476,6 +476,14 @@ void emu_stream_set_stop_on_failure(emu_stream *s, bool stop)
     pthread_mutex_unlock(&s->mu);
 }
 
+void emu_stream_mark_host_synced(emu_stream *s, uint64_t seq)
+{
+    pthread_mutex_lock(&s->mu);
+    if (seq > s->host_synced) /* tasks before seq have completed; seq itself is an event record */
+        s->host_synced = seq;
+    pthread_mutex_unlock(&s->mu);
+}
+
 bool emu_stream_host_synced(emu_stream *s, uint64_t seq)
 {
     pthread_mutex_lock(&s->mu);

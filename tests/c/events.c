@@ -297,6 +297,33 @@ static void reset_force(void)
     expect(aclrtSetDevice(0), 0, NULL, "back to 0");
 }
 
+static void contexts(void)
+{
+    aclrtContext dflt = NULL, c = NULL, cur = NULL;
+    expect(aclrtGetCurrentContext(&dflt), 0, NULL, "default context after aclrtSetDevice");
+    expect(aclrtGetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "context is NULL", "get NULL");
+    expect(aclrtCreateContext(NULL, 0), ACL_ERROR_INVALID_PARAM, "context is NULL", "create NULL");
+    expect(aclrtCreateContext(&c, 5), ACL_ERROR_RT_INVALID_DEVICEID, "deviceId 5 is out of range", "create bad id");
+    expect(aclrtCreateContext(&c, 1), 0, NULL, "create on device 1");
+    int32_t d = -1;
+    expect(aclrtGetDevice(&d), 0, NULL, "device of the new context");
+    ok(d == 1, "a new context becomes current");
+    expect(aclrtDestroyContext(dflt), ACL_ERROR_INVALID_PARAM, "default context of device 0", "destroy default");
+    expect(aclrtSetCurrentContext(dflt), 0, NULL, "back to the default context");
+    expect(aclrtGetDevice(&d), 0, NULL, "device");
+    ok(d == 0, "default context's device");
+    expect(aclrtSetCurrentContext(c), 0, NULL, "set user context");
+    expect(aclrtGetCurrentContext(&cur), 0, NULL, "get user context");
+    ok(cur == c, "current context");
+    expect(aclrtDestroyContext(c), 0, NULL, "destroy user context");
+    expect(aclrtGetDevice(&d), ACL_ERROR_RT_CONTEXT_NULL, "no device is set", "no context after destroying it");
+    expect(aclrtDestroyContext(c), ACL_ERROR_RT_INVALID_HANDLE, "destroyed", "destroy twice");
+    expect(aclrtSetCurrentContext(c), ACL_ERROR_RT_INVALID_HANDLE, "destroyed", "set destroyed");
+    expect(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM, "context is NULL", "set NULL");
+    expect(aclrtSetCurrentContext(&fails), ACL_ERROR_RT_INVALID_HANDLE, "not a live aclrtContext", "set foreign");
+    expect(aclrtSetCurrentContext(dflt), 0, NULL, "default again");
+}
+
 int main(void)
 {
     alarm(120); /* a hang is a failure */
@@ -312,6 +339,7 @@ int main(void)
     destroy_force(b);
     bad_arguments(a);
     devices();
+    contexts();
     fork_with_blocked_wait(a, b);
     aclrtDestroyStream(a);
     aclrtDestroyStream(b);

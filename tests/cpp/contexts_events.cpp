@@ -1,0 +1,119 @@
+// A CANN-style host program: contexts shared between threads, two streams
+// ordered by an event, a timed copy, forced stream destruction. Written the
+// way CANN's runtime samples use the API; every call is checked. Prints
+// "contexts_events: OK" and exits 0.
+#include <cstdio>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+
+#define CHECK_RET(expr)                                                                                  \
+    do {                                                                                                 \
+        aclError _ret = (expr);                                                                          \
+        if (_ret != ACL_SUCCESS) {                                                                       \
+            std::printf("%s:%d: %s failed: %d (%s)\n", __FILE__, __LINE__, #expr, _ret, aclGetRecentErrMsg()); \
+            return 1;                                                                                    \
+        }                                                                                                \
+    } while (0)
+
+#define EXPECT(cond)                                                                                     \
+    do {                                                                                                 \
+        if (!(cond)) {                                                                                   \
+            std::printf("%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                               \
+            return 1;                                                                                    \
+        }                                                                                                \
+    } while (0)
+
+static int worker(aclrtContext context, void *dev, size_t size, int value)
+{
+    // A thread starts with no device; it adopts the main thread's context.
+    aclrtContext current = nullptr;
+    EXPECT(aclrtGetCurrentContext(&current) == ACL_ERROR_RT_CONTEXT_NULL);
+    CHECK_RET(aclrtSetCurrentContext(context));
+    CHECK_RET(aclrtGetCurrentContext(&current));
+    EXPECT(current == context);
+    CHECK_RET(aclrtMemsetAsync(dev, size, value, size, nullptr));  // the context's stream
+    CHECK_RET(aclrtSynchronizeStream(nullptr));
+    return 0;
+}
+
+int main()
+{
+    const int32_t deviceId = 0;
+    const size_t size = 4 << 20;
+    CHECK_RET(aclInit(nullptr));
+    aclrtContext context = nullptr;
+    CHECK_RET(aclrtCreateContext(&context, deviceId));
+    int32_t device = -1;
+    CHECK_RET(aclrtGetDevice(&device));
+    EXPECT(device == deviceId);
+
+    aclrtStream producer = nullptr, consumer = nullptr;
+    CHECK_RET(aclrtCreateStream(&producer));
+    CHECK_RET(aclrtCreateStream(&consumer));
+    aclrtEvent ready = nullptr, start = nullptr, end = nullptr;
+    CHECK_RET(aclrtCreateEvent(&ready));
+    CHECK_RET(aclrtCreateEventWithFlag(&start, ACL_EVENT_TIME_LINE));
+    CHECK_RET(aclrtCreateEventWithFlag(&end, ACL_EVENT_TIME_LINE));
+
+    void *src = nullptr, *dst = nullptr;
+    CHECK_RET(aclrtMalloc(&src, size, ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK_RET(aclrtMalloc(&dst, size, ACL_MEM_MALLOC_HUGE_FIRST));
+    std::vector<unsigned char> host(size);
+
+    for (int round = 1; round <= 50; ++round) {
+        CHECK_RET(aclrtRecordEvent(start, consumer));
+        CHECK_RET(aclrtMemsetAsync(src, size, round, size, producer));
+        CHECK_RET(aclrtRecordEvent(ready, producer));
+        CHECK_RET(aclrtStreamWaitEvent(consumer, ready));
+        CHECK_RET(aclrtMemcpyAsync(dst, size, src, size, ACL_MEMCPY_DEVICE_TO_DEVICE, consumer));
+        CHECK_RET(aclrtRecordEvent(end, consumer));
+        CHECK_RET(aclrtSynchronizeEvent(end));
+        CHECK_RET(aclrtMemcpy(host.data(), size, dst, size, ACL_MEMCPY_DEVICE_TO_HOST));
+        EXPECT(host[0] == round && host[size - 1] == round);
+        float ms = -1.0f;
+        CHECK_RET(aclrtEventElapsedTime(&ms, start, end));
+        EXPECT(ms >= 0.0f);
+    }
+    aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    CHECK_RET(aclrtQueryEventStatus(end, &status));
+    EXPECT(status == ACL_EVENT_RECORDED_STATUS_COMPLETE);
+
+    // Other threads share the context.
+    std::vector<std::thread> threads;
+    std::vector<int> results(4, -1);
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] { results[t] = worker(context, src, size, 7); });
+    for (auto &th : threads)
+        th.join();
+    for (int r : results)
+        EXPECT(r == 0);
+
+    // A second context on the same device, then back to the first.
+    aclrtContext other = nullptr;
+    CHECK_RET(aclrtCreateContext(&other, deviceId));
+    aclrtContext current = nullptr;
+    CHECK_RET(aclrtGetCurrentContext(&current));
+    EXPECT(current == other);
+    CHECK_RET(aclrtSetCurrentContext(context));
+    CHECK_RET(aclrtDestroyContext(other));
+    EXPECT(aclrtSetCurrentContext(other) == ACL_ERROR_RT_INVALID_HANDLE);
+    EXPECT(std::strstr(aclGetRecentErrMsg(), "destroyed") != nullptr);
+
+    CHECK_RET(aclrtSynchronizeStreamWithTimeout(producer, 10000));
+    CHECK_RET(aclrtSynchronizeDeviceWithTimeout(-1));
+    CHECK_RET(aclrtDestroyEvent(ready));
+    CHECK_RET(aclrtDestroyEvent(start));
+    CHECK_RET(aclrtDestroyEvent(end));
+    CHECK_RET(aclrtFree(src));
+    CHECK_RET(aclrtFree(dst));
+    CHECK_RET(aclrtDestroyStreamForce(producer));
+    CHECK_RET(aclrtDestroyStream(consumer));
+    CHECK_RET(aclrtDestroyContext(context));
+    EXPECT(aclrtGetCurrentContext(&current) == ACL_ERROR_RT_CONTEXT_NULL);
+    CHECK_RET(aclFinalize());
+    std::printf("contexts_events: OK\n");
+    return 0;
+}
