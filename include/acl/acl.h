@@ -8,5 +8,7 @@
 
 #include "acl_base.h"
 #include "acl_rt.h"
+#include "acl_op.h"
+#include "acl_mdl.h"
 
 #endif /* ACL_ACL_H_ */

@@ -46,6 +46,24 @@ typedef enum aclrtRunMode {
     ACL_HOST
 } aclrtRunMode;
 
+/** aclrtStreamQuery's answer. */
+typedef enum aclrtStreamStatus {
+    ACL_STREAM_STATUS_COMPLETE = 0,
+    ACL_STREAM_STATUS_NOT_READY = 1,
+    ACL_STREAM_STATUS_RESERVED = 0xFFFF
+} aclrtStreamStatus;
+
+/** Whether the stream waits for a host callback to run (aclrtLaunchCallback). */
+typedef enum aclrtCallbackBlockType {
+    ACL_CALLBACK_NO_BLOCK,
+    ACL_CALLBACK_BLOCK
+} aclrtCallbackBlockType;
+
+/** A host callback (aclrtLaunchCallback). */
+typedef void (*aclrtCallback)(void *userData);
+/** A host function run in stream order (aclrtLaunchHostFunc). */
+typedef void (*aclrtHostFunc)(void *args);
+
 /** aclrtQueryEvent's answer. */
 typedef enum aclrtEventStatus {
     ACL_EVENT_STATUS_COMPLETE = 0,
@@ -275,6 +293,18 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
 
 /**
+ * Whether all work enqueued on stream (NULL: the current context's stream) has finished.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL status; ACL_ERROR_RT_INVALID_HANDLE.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
+
+/**
+ * The stream that NULL stream arguments mean for the calling thread (its context's).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_CONTEXT_NULL without a device.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
+
+/**
  * What a stream does after a task fails: ACL_CONTINUE_ON_FAILURE (default) runs
  * the later tasks; ACL_STOP_ON_FAILURE skips them until the failure has been
  * reported by a synchronisation (which then names how many were skipped).
@@ -354,6 +384,53 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
  *          ACL_ERROR_RT_EVENT_SYNC_TIMEOUT when the time runs out.
  */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+
+/**
+ * Makes host thread threadId (a pthread_t converted to uint64_t) the one that
+ * runs stream's callbacks, in aclrtProcessReport. One thread per stream.
+ * @param stream a stream, or NULL for the default stream.
+ * @returns ACL_SUCCESS; ACL_ERROR_RT_STREAM_SUBSCRIBE if the stream is already subscribed;
+ *          ACL_ERROR_RT_INVALID_HANDLE.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
+
+/**
+ * Enqueues a host callback: when the stream reaches it, fn(userData) is handed
+ * to the subscribed thread; with ACL_CALLBACK_BLOCK later work on the stream
+ * waits until it has run.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL fn or another blockType;
+ *          ACL_ERROR_RT_STREAM_SUBSCRIBE if no thread is subscribed to the stream.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
+                                                 aclrtStream stream);
+
+/**
+ * Runs the oldest callback handed to the calling (subscribed) thread, waiting
+ * up to timeout ms (-1: for ever) for one.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for timeout 0 or < -1;
+ *          ACL_ERROR_RT_THREAD_SUBSCRIBE if the thread is subscribed to no stream;
+ *          ACL_ERROR_RT_REPORT_TIMEOUT when none arrives in time.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+
+/**
+ * Ends aclrtSubscribeReport; callbacks of the stream not yet processed are dropped.
+ * @returns ACL_SUCCESS; ACL_ERROR_RT_STREAM_SUBSCRIBE if threadId does not hold the stream.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
+
+/**
+ * Enqueues fn(args), run on the stream's worker thread in stream order.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL fn; ACL_ERROR_RT_INVALID_HANDLE.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
+
+/**
+ * When the event's latest record completed: microseconds of the host's monotonic clock.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_INVALID_HANDLE;
+ *          ACL_ERROR_RT_EVENT_NOT_COMPLETE without a completed record.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp);
 
 /**
  * Milliseconds between the completions of two recorded events (host monotonic clock).

@@ -27,6 +27,8 @@ CDEF = r"""
 #define ACL_ERROR_RT_INVALID_DEVICEID 107001
 #define ACL_ERROR_RT_CONTEXT_NULL 107002
 #define ACL_ERROR_RT_STREAM_CONTEXT 107003
+#define ACL_ERROR_RT_STREAM_SUBSCRIBE 107011
+#define ACL_ERROR_RT_THREAD_SUBSCRIBE 107012
 #define ACL_ERROR_RT_INVALID_MEMORY_TYPE 107016
 #define ACL_ERROR_RT_INVALID_HANDLE 107017
 #define ACL_ERROR_RT_WAIT_TIMEOUT 107019
@@ -35,6 +37,7 @@ CDEF = r"""
 #define ACL_ERROR_RT_MEMORY_FREE 207002
 #define ACL_ERROR_RT_INTERNAL_ERROR 507000
 #define ACL_ERROR_RT_EVENT_NOT_COMPLETE 507006
+#define ACL_ERROR_RT_REPORT_TIMEOUT 507012
 #define ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046
 #define ACL_ERROR_RT_EVENT_SYNC_TIMEOUT 507047
 #define ACLNN_SUCCESS 0
@@ -80,6 +83,12 @@ float aclFloat16ToFloat(aclFloat16 value);
 
 /* acl/acl_rt.h */
 typedef enum aclrtRunMode { ACL_DEVICE, ACL_HOST } aclrtRunMode;
+typedef enum aclrtStreamStatus {
+    ACL_STREAM_STATUS_COMPLETE = 0, ACL_STREAM_STATUS_NOT_READY = 1, ACL_STREAM_STATUS_RESERVED = 0xFFFF
+} aclrtStreamStatus;
+typedef enum aclrtCallbackBlockType { ACL_CALLBACK_NO_BLOCK, ACL_CALLBACK_BLOCK } aclrtCallbackBlockType;
+typedef void (*aclrtCallback)(void *userData);
+typedef void (*aclrtHostFunc)(void *args);
 typedef enum aclrtEventStatus {
     ACL_EVENT_STATUS_COMPLETE = 0, ACL_EVENT_STATUS_NOT_READY = 1, ACL_EVENT_STATUS_RESERVED = 2
 } aclrtEventStatus;
@@ -128,6 +137,8 @@ aclError aclrtDestroyStream(aclrtStream stream);
 aclError aclrtDestroyStreamForce(aclrtStream stream);
 aclError aclrtSynchronizeStream(aclrtStream stream);
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
+aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
 aclError aclrtCreateEvent(aclrtEvent *event);
 aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
@@ -141,6 +152,12 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status);
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
 aclError aclrtSynchronizeEvent(aclrtEvent event);
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
+aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType, aclrtStream stream);
+aclError aclrtProcessReport(int32_t timeout);
+aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp);
 aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 aclError aclrtFree(void *devPtr);

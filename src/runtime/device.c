@@ -630,6 +630,31 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream strea
     return sync_stream(api, stream, timeout);
 }
 
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
+{
+    EMU_API_ENTRY();
+    if (!status)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "status is NULL");
+    emu_stream *s;
+    int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
+    if (st)
+        return st;
+    *status = emu_stream_idle(s) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream)
+{
+    EMU_API_ENTRY();
+    if (!stream)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "stream is NULL");
+    emu_stream *s;
+    int st = emu_stream_resolve(NULL, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
+    if (st == 0)
+        *stream = s;
+    return st;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
 {
     EMU_API_ENTRY();

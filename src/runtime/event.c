@@ -3,12 +3,14 @@
  * that completes the event (and stamps it with the host's monotonic clock)
  * when the stream reaches it; aclrtStreamWaitEvent enqueues a task that
  * blocks its stream until the event's latest record has completed, which
- * gives real ordering between streams.
+ * gives real ordering between streams. Host callbacks (at the end) are
+ * stream work that waits on a host thread, and share the events' lock.
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -371,6 +373,26 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, 
     return synchronize(api, event, timeout);
 }
 
+ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
+{
+    EMU_API_ENTRY();
+    int st = timestamp ? 0 : emu_error(ACL_ERROR_INVALID_PARAM, api, "timestamp is NULL");
+    if (!st)
+        st = check_event(api, event, "event");
+    if (st)
+        return st;
+    emu_event *e = event;
+    pthread_mutex_lock(&ev_mu);
+    bool ready = e->stamped && e->completed >= e->recorded;
+    uint64_t us = (uint64_t)e->stamp.tv_sec * 1000000u + (uint64_t)e->stamp.tv_nsec / 1000u;
+    pthread_mutex_unlock(&ev_mu);
+    if (!ready)
+        return emu_error(ACL_ERROR_RT_EVENT_NOT_COMPLETE, api,
+                         "event %p has no completed record (synchronise the event or its stream first)", event);
+    *timestamp = us;
+    return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
 {
     EMU_API_ENTRY();
@@ -394,5 +416,264 @@ ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEv
                          "first)");
     *ms = (float)d;
     emu_log(EMU_LOG_INFO, "%s start=%p end=%p -> 0 (%.3f ms)", api, startEvent, endEvent, d);
+    return ACL_SUCCESS;
+}
+
+/* ---- host callbacks ------------------------------------------------------
+ * aclrtLaunchCallback enqueues a task that hands a report to the host thread
+ * subscribed to the stream (aclrtSubscribeReport); that thread runs it in
+ * aclrtProcessReport. A blocking callback holds its stream until it has run.
+ * They share the events' lock and fork() handling: both are stream work that
+ * waits on the host. */
+
+typedef struct report {
+    aclrtCallback fn;
+    void *user_data;
+    uint64_t thread;
+    emu_stream *stream;
+    bool block;  /* ACL_CALLBACK_BLOCK: the stream waits until it has run */
+    bool queued, done;
+    int refs; /* the task, and the queue while it holds the report */
+    struct report *next;
+} report;
+
+typedef struct subscription {
+    emu_stream *stream;
+    uint64_t thread;
+} subscription;
+
+#define MAX_SUBSCRIPTIONS 1024
+static subscription subs[MAX_SUBSCRIPTIONS]; /* guarded by ev_mu */
+static size_t n_subs;
+static report *reports_head, *reports_tail; /* reports waiting for their thread, guarded by ev_mu */
+
+static void report_unref_locked(report *r)
+{
+    if (--r->refs == 0)
+        free(r);
+}
+
+static ptrdiff_t find_sub_locked(const emu_stream *s)
+{
+    for (size_t i = 0; i < n_subs; i++)
+        if (subs[i].stream == s)
+            return (ptrdiff_t)i;
+    return -1;
+}
+
+static int callback_run(void *ctx, char *msg, size_t cap)
+{
+    (void)msg, (void)cap;
+    report *r = ctx;
+    int st = 0;
+    pthread_mutex_lock(&ev_mu);
+    if (!r->queued) { /* first run (a blocking one may be re-run after a fork) */
+        r->queued = true;
+        r->refs++;
+        if (reports_tail)
+            reports_tail->next = r;
+        else
+            reports_head = r;
+        reports_tail = r;
+        pthread_cond_broadcast(&ev_cv);
+    }
+    while (r->block && !r->done && st == 0) {
+        if (emu_stream_fork_pending())
+            st = EMU_TASK_AGAIN;
+        else
+            pthread_cond_wait(&ev_cv, &ev_mu);
+    }
+    pthread_mutex_unlock(&ev_mu);
+    return st;
+}
+
+static void callback_release(void *ctx)
+{
+    pthread_mutex_lock(&ev_mu);
+    report_unref_locked(ctx);
+    pthread_mutex_unlock(&ev_mu);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    emu_stream *s;
+    int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
+    if (st)
+        return st;
+    pthread_mutex_lock(&ev_mu);
+    for (size_t i = 0; i < n_subs;) /* forget streams destroyed since they were subscribed */
+        if (emu_registry_find(subs[i].stream, EMU_STREAM) != EMU_LIVE)
+            subs[i] = subs[--n_subs];
+        else
+            i++;
+    ptrdiff_t at = find_sub_locked(s);
+    if (at >= 0)
+        st = emu_error(ACL_ERROR_RT_STREAM_SUBSCRIBE, api, "stream %p is already subscribed by thread %llu",
+                       (void *)s, (unsigned long long)subs[at].thread);
+    else if (n_subs == MAX_SUBSCRIPTIONS)
+        st = emu_error(ACL_ERROR_RT_STREAM_SUBSCRIBE, api, "more than %d subscribed streams", MAX_SUBSCRIPTIONS);
+    else
+        subs[n_subs++] = (subscription){s, threadId};
+    pthread_mutex_unlock(&ev_mu);
+    if (st == 0)
+        emu_log(EMU_LOG_INFO, "%s threadId=%llu stream=%p -> 0", api, (unsigned long long)threadId, stream);
+    return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    emu_stream *s;
+    int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
+    if (st)
+        return st;
+    size_t dropped = 0;
+    pthread_mutex_lock(&ev_mu);
+    ptrdiff_t at = find_sub_locked(s);
+    if (at < 0 || subs[at].thread != threadId) {
+        st = emu_error(ACL_ERROR_RT_STREAM_SUBSCRIBE, api, "stream %p is not subscribed by thread %llu", (void *)s,
+                       (unsigned long long)threadId);
+    } else {
+        subs[at] = subs[--n_subs];
+        /* Reports of the stream that no thread will process now: dropped, so nothing waits for them. */
+        report **pp = &reports_head;
+        reports_tail = NULL;
+        while (*pp) {
+            report *r = *pp;
+            if (r->stream == s) {
+                *pp = r->next;
+                r->done = true;
+                dropped++;
+                report_unref_locked(r);
+            } else {
+                reports_tail = r;
+                pp = &r->next;
+            }
+        }
+        pthread_cond_broadcast(&ev_cv);
+    }
+    pthread_mutex_unlock(&ev_mu);
+    if (dropped)
+        emu_log(EMU_LOG_WARNING, "%s: %zu callback(s) of stream %p were never processed and are dropped", api, dropped,
+                (void *)s);
+    if (st == 0)
+        emu_log(EMU_LOG_INFO, "%s threadId=%llu stream=%p -> 0", api, (unsigned long long)threadId, stream);
+    return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
+                                                 aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    if (blockType != ACL_CALLBACK_BLOCK && blockType != ACL_CALLBACK_NO_BLOCK)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api,
+                         "blockType %d is not ACL_CALLBACK_BLOCK (1) or ACL_CALLBACK_NO_BLOCK (0)", (int)blockType);
+    if (!fn)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "fn is NULL");
+    emu_stream *s;
+    int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
+    if (st)
+        return st;
+    report *r = calloc(1, sizeof *r);
+    if (!r)
+        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
+    r->fn = fn;
+    r->user_data = userData;
+    r->stream = s;
+    r->refs = 1;
+    pthread_mutex_lock(&ev_mu);
+    ptrdiff_t at = find_sub_locked(s);
+    if (at >= 0)
+        r->thread = subs[at].thread;
+    pthread_mutex_unlock(&ev_mu);
+    if (at < 0) {
+        free(r);
+        return emu_error(ACL_ERROR_RT_STREAM_SUBSCRIBE, api,
+                         "no thread is subscribed to stream %p (call aclrtSubscribeReport first)", (void *)s);
+    }
+    r->block = blockType == ACL_CALLBACK_BLOCK;
+    if ((st = emu_stream_enqueue(s, callback_run, callback_release, r, NULL)) != 0)
+        return emu_error(st, api, "out of memory");
+    emu_log(EMU_LOG_INFO, "%s blockType=%d stream=%p -> 0", api, (int)blockType, stream);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout)
+{
+    EMU_API_ENTRY();
+    if (timeout < -1 || timeout == 0)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api,
+                         "timeout %d: -1 waits for ever, a value > 0 waits that many milliseconds", (int)timeout);
+    uint64_t self = (uint64_t)pthread_self();
+    struct timespec deadline = emu_deadline_after_ms(timeout < 0 ? 0 : timeout);
+    int st = 0;
+    report *mine = NULL;
+    pthread_mutex_lock(&ev_mu);
+    bool subscribed = false;
+    for (size_t i = 0; i < n_subs && !subscribed; i++)
+        subscribed = subs[i].thread == self;
+    if (!subscribed)
+        st = ACL_ERROR_RT_THREAD_SUBSCRIBE;
+    while (st == 0 && !mine) {
+        report **pp = &reports_head, *prev = NULL;
+        while (*pp && (*pp)->thread != self)
+            prev = *pp, pp = &(*pp)->next;
+        if (*pp) { /* the oldest report for this thread */
+            mine = *pp;
+            *pp = mine->next;
+            if (reports_tail == mine)
+                reports_tail = prev;
+        } else if (timeout < 0) {
+            pthread_cond_wait(&ev_cv, &ev_mu);
+        } else if (pthread_cond_timedwait(&ev_cv, &ev_mu, &deadline) == ETIMEDOUT) {
+            st = ACL_ERROR_RT_REPORT_TIMEOUT;
+        }
+    }
+    pthread_mutex_unlock(&ev_mu);
+    if (st == ACL_ERROR_RT_THREAD_SUBSCRIBE)
+        return emu_error(st, api, "this thread (%llu) is not subscribed to any stream (aclrtSubscribeReport)",
+                         (unsigned long long)self);
+    if (st)
+        return emu_error(st, api, "no callback report arrived within %d ms", (int)timeout);
+    mine->fn(mine->user_data); /* on this thread, outside every lock */
+    pthread_mutex_lock(&ev_mu);
+    mine->done = true;
+    pthread_cond_broadcast(&ev_cv);
+    report_unref_locked(mine);
+    pthread_mutex_unlock(&ev_mu);
+    emu_log(EMU_LOG_INFO, "%s timeout=%d -> 0", api, (int)timeout);
+    return ACL_SUCCESS;
+}
+
+typedef struct host_func {
+    aclrtHostFunc fn;
+    void *args;
+} host_func;
+
+static int host_func_run(void *ctx, char *msg, size_t cap)
+{
+    (void)msg, (void)cap;
+    host_func *h = ctx;
+    h->fn(h->args);
+    return 0;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args)
+{
+    EMU_API_ENTRY();
+    if (!fn)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "fn is NULL");
+    emu_stream *s;
+    int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
+    if (st)
+        return st;
+    host_func *h = malloc(sizeof *h);
+    if (!h)
+        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
+    *h = (host_func){fn, args};
+    if ((st = emu_stream_enqueue(s, host_func_run, free, h, NULL)) != 0)
+        return emu_error(st, api, "out of memory");
+    emu_log(EMU_LOG_INFO, "%s stream=%p -> 0", api, stream);
     return ACL_SUCCESS;
 }

@@ -476,6 +476,19 @@ void emu_stream_set_stop_on_failure(emu_stream *s, bool stop)
     pthread_mutex_unlock(&s->mu);
 }
 
+bool emu_stream_idle(emu_stream *s)
+{
+    return atomic_load_explicit(&s->completed_mirror, memory_order_acquire) >= emu_stream_enqueued(s);
+}
+
+uint64_t emu_stream_enqueued(emu_stream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    uint64_t n = s->enqueued;
+    pthread_mutex_unlock(&s->mu);
+    return n;
+}
+
 void emu_stream_mark_host_synced(emu_stream *s, uint64_t seq)
 {
     pthread_mutex_lock(&s->mu);

@@ -4,7 +4,9 @@
  * or fail (no public operator fails on demand); everything else goes through
  * the public API. Run with ACLNN_EMU_DEVICE_COUNT=2 (peer access).
  */
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +118,10 @@ static void timeouts(aclrtStream a)
     expect(aclrtSynchronizeDeviceWithTimeout(0), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "within 0 ms", "device timeout");
     expect(aclrtSynchronizeEventWithTimeout(e, 10), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "did not complete within 10 ms",
            "event timeout");
+    aclrtStreamStatus ss = ACL_STREAM_STATUS_RESERVED;
+    expect(aclrtStreamQuery(a, &ss), 0, NULL, "stream query");
+    ok(ss == ACL_STREAM_STATUS_NOT_READY, "a busy stream is not ready");
+    expect(aclrtStreamQuery(a, NULL), ACL_ERROR_INVALID_PARAM, "status is NULL", "stream query NULL");
     aclrtEventStatus st = ACL_EVENT_STATUS_RESERVED;
     expect(aclrtQueryEvent(e, &st), 0, NULL, "query");
     ok(st == ACL_EVENT_STATUS_NOT_READY, "pending event is not ready");
@@ -131,6 +137,8 @@ static void timeouts(aclrtStream a)
     expect(aclrtQueryEventStatus(e, &rs), 0, NULL, "query status");
     ok(rs == ACL_EVENT_RECORDED_STATUS_COMPLETE, "completed event status");
     expect(aclrtSynchronizeStreamWithTimeout(a, -1), 0, NULL, "stream sync forever");
+    expect(aclrtStreamQuery(a, &ss), 0, NULL, "stream query");
+    ok(ss == ACL_STREAM_STATUS_COMPLETE, "a finished stream is complete");
     expect(aclrtSynchronizeDeviceWithTimeout(1000), 0, NULL, "device sync in time");
     expect(aclrtResetEvent(e, a), 0, NULL, "reset");
     expect(aclrtSynchronizeStream(a), 0, NULL, "sync");
@@ -162,6 +170,13 @@ static void elapsed(aclrtStream a)
     expect(aclrtEventElapsedTime(&ms, start, never), ACL_ERROR_RT_EVENT_NOT_COMPLETE, "recorded and completed",
            "elapsed with an unrecorded event");
     expect(aclrtEventElapsedTime(NULL, start, end), ACL_ERROR_INVALID_PARAM, "ms is NULL", "elapsed NULL");
+    uint64_t t0 = 0, t1 = 0;
+    expect(aclrtEventGetTimestamp(start, &t0), 0, NULL, "timestamp start");
+    expect(aclrtEventGetTimestamp(end, &t1), 0, NULL, "timestamp end");
+    ok(t1 >= t0 + 45000, "timestamps (us) are 50 ms apart");
+    expect(aclrtEventGetTimestamp(never, &t0), ACL_ERROR_RT_EVENT_NOT_COMPLETE, "no completed record",
+           "timestamp of an unrecorded event");
+    expect(aclrtEventGetTimestamp(start, NULL), ACL_ERROR_INVALID_PARAM, "timestamp is NULL", "timestamp NULL");
     expect(aclrtEventElapsedTime(&ms, start, NULL), ACL_ERROR_INVALID_PARAM, "endEvent is NULL", "elapsed NULL end");
     aclrtDestroyEvent(start);
     aclrtDestroyEvent(end);
@@ -297,6 +312,94 @@ static void reset_force(void)
     expect(aclrtSetDevice(0), 0, NULL, "back to 0");
 }
 
+/* ---- host callbacks ---- */
+
+enum { N_CALLBACKS = 200 };
+static atomic_int cb_count, cb_order_ok = 1, cb_thread_ok = 1, stop_worker, subscribed;
+static atomic_int cb_seen_flag = 1;
+static atomic_long block_flag;
+static pthread_t report_thread;
+
+static void on_callback(void *user_data)
+{
+    int i = (int)(intptr_t)user_data;
+    if (atomic_fetch_add(&cb_count, 1) != i)
+        cb_order_ok = 0;
+    if (!pthread_equal(pthread_self(), report_thread))
+        cb_thread_ok = 0;
+}
+
+static void on_block_callback(void *user_data)
+{
+    struct timespec d = {0, 20000000};
+    nanosleep(&d, NULL); /* the stream must still wait */
+    atomic_store((atomic_long *)user_data, 1);
+}
+
+static void check_flag(void *args)
+{
+    if (atomic_load((atomic_long *)args) != 1)
+        cb_seen_flag = 0;
+}
+
+static void *process_reports(void *arg)
+{
+    (void)arg;
+    while (!atomic_load(&subscribed)) {
+        struct timespec d = {0, 1000000};
+        nanosleep(&d, NULL);
+    }
+    while (!atomic_load(&stop_worker)) {
+        int st = aclrtProcessReport(50);
+        if (st != 0 && st != ACL_ERROR_RT_REPORT_TIMEOUT) {
+            printf("FAIL aclrtProcessReport: %d %s\n", st, aclGetRecentErrMsg());
+            fails++;
+            break;
+        }
+    }
+    return NULL;
+}
+
+static void callbacks(aclrtStream a)
+{
+    expect(aclrtProcessReport(0), ACL_ERROR_INVALID_PARAM, "timeout 0", "process timeout 0");
+    expect(aclrtProcessReport(10), ACL_ERROR_RT_THREAD_SUBSCRIBE, "not subscribed", "process unsubscribed");
+    expect(aclrtLaunchCallback(on_callback, NULL, ACL_CALLBACK_BLOCK, a), ACL_ERROR_RT_STREAM_SUBSCRIBE,
+           "no thread is subscribed", "launch unsubscribed");
+    pthread_create(&report_thread, NULL, process_reports, NULL);
+    uint64_t tid = (uint64_t)report_thread;
+    expect(aclrtSubscribeReport(tid, a), 0, NULL, "subscribe");
+    atomic_store(&subscribed, 1);
+    expect(aclrtSubscribeReport(tid, a), ACL_ERROR_RT_STREAM_SUBSCRIBE, "already subscribed", "subscribe twice");
+    expect(aclrtLaunchCallback(on_callback, NULL, (aclrtCallbackBlockType)5, a), ACL_ERROR_INVALID_PARAM,
+           "blockType 5", "bad block type");
+    expect(aclrtLaunchCallback(NULL, NULL, ACL_CALLBACK_BLOCK, a), ACL_ERROR_INVALID_PARAM, "fn is NULL", "NULL fn");
+    expect(aclrtLaunchHostFunc(a, NULL, NULL), ACL_ERROR_INVALID_PARAM, "fn is NULL", "NULL host func");
+    for (int i = 0; i < N_CALLBACKS; i++) {
+        if (i % 3 == 0)
+            sleep_then_store(a, 100, NULL, 0);
+        expect(aclrtLaunchCallback(on_callback, (void *)(intptr_t)i, i % 2 ? ACL_CALLBACK_BLOCK : ACL_CALLBACK_NO_BLOCK,
+                                   a),
+               0, NULL, "launch");
+    }
+    expect(aclrtLaunchCallback(on_block_callback, &block_flag, ACL_CALLBACK_BLOCK, a), 0, NULL, "launch block");
+    expect(aclrtLaunchHostFunc(a, check_flag, &block_flag), 0, NULL, "host func after a blocking callback");
+    expect(aclrtSynchronizeStream(a), 0, NULL, "sync after callbacks");
+    for (int spin = 0; spin < 2000 && atomic_load(&cb_count) < N_CALLBACKS; spin++) {
+        struct timespec d = {0, 1000000};
+        nanosleep(&d, NULL);
+    }
+    ok(atomic_load(&cb_count) == N_CALLBACKS, "every callback ran");
+    ok(cb_order_ok, "callbacks ran in stream order");
+    ok(cb_thread_ok, "callbacks ran on the subscribed thread");
+    ok(cb_seen_flag, "work after a blocking callback sees its effect");
+    expect(aclrtUnSubscribeReport(tid + 1, a), ACL_ERROR_RT_STREAM_SUBSCRIBE, "not subscribed by thread",
+           "unsubscribe wrong thread");
+    expect(aclrtUnSubscribeReport(tid, a), 0, NULL, "unsubscribe");
+    atomic_store(&stop_worker, 1);
+    pthread_join(report_thread, NULL);
+}
+
 static void contexts(void)
 {
     aclrtContext dflt = NULL, c = NULL, cur = NULL;
@@ -312,7 +415,12 @@ static void contexts(void)
     expect(aclrtSetCurrentContext(dflt), 0, NULL, "back to the default context");
     expect(aclrtGetDevice(&d), 0, NULL, "device");
     ok(d == 0, "default context's device");
+    aclrtStream ctx_stream = NULL, dflt_stream = NULL;
+    expect(aclrtCtxGetCurrentDefaultStream(&dflt_stream), 0, NULL, "default context's stream");
     expect(aclrtSetCurrentContext(c), 0, NULL, "set user context");
+    expect(aclrtCtxGetCurrentDefaultStream(&ctx_stream), 0, NULL, "user context's stream");
+    ok(ctx_stream && dflt_stream && ctx_stream != dflt_stream, "a user context has its own stream");
+    expect(aclrtCtxGetCurrentDefaultStream(NULL), ACL_ERROR_INVALID_PARAM, "stream is NULL", "ctx stream NULL");
     expect(aclrtGetCurrentContext(&cur), 0, NULL, "get user context");
     ok(cur == c, "current context");
     expect(aclrtDestroyContext(c), 0, NULL, "destroy user context");
@@ -339,6 +447,7 @@ int main(void)
     destroy_force(b);
     bad_arguments(a);
     devices();
+    callbacks(a);
     contexts();
     fork_with_blocked_wait(a, b);
     aclrtDestroyStream(a);

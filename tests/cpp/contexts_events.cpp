@@ -1,9 +1,12 @@
 // A CANN-style host program: contexts shared between threads, two streams
-// ordered by an event, a timed copy, forced stream destruction. Written the
+// ordered by an event, a timed copy, a pitched copy, host callbacks on a
+// subscribed thread, forced stream destruction. Written the
 // way CANN's runtime samples use the API; every call is checked. Prints
 // "contexts_events: OK" and exits 0.
+#include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <pthread.h>
 #include <thread>
 #include <vector>
 
@@ -37,6 +40,22 @@ static int worker(aclrtContext context, void *dev, size_t size, int value)
     CHECK_RET(aclrtMemsetAsync(dev, size, value, size, nullptr));  // the context's stream
     CHECK_RET(aclrtSynchronizeStream(nullptr));
     return 0;
+}
+
+static std::atomic<bool> g_exit{false};
+static std::atomic<int> g_callbacks{0};
+
+static void *ProcessCallback(void *)
+{
+    while (!g_exit) {
+        (void)aclrtProcessReport(100);  // ACL_ERROR_RT_REPORT_TIMEOUT when idle
+    }
+    return nullptr;
+}
+
+static void CallbackFunc(void *userData)
+{
+    g_callbacks += *static_cast<int *>(userData);
 }
 
 int main()
@@ -90,6 +109,34 @@ int main()
         th.join();
     for (int r : results)
         EXPECT(r == 0);
+
+    // Host callbacks, run by a subscribed thread in stream order.
+    pthread_t tid;
+    EXPECT(pthread_create(&tid, nullptr, ProcessCallback, nullptr) == 0);
+    CHECK_RET(aclrtSubscribeReport(static_cast<uint64_t>(tid), producer));
+    int one = 1;
+    for (int i = 0; i < 10; ++i)
+        CHECK_RET(aclrtLaunchCallback(CallbackFunc, &one, ACL_CALLBACK_BLOCK, producer));
+    CHECK_RET(aclrtSynchronizeStream(producer));
+    EXPECT(g_callbacks == 10);  // blocking callbacks have run when the stream is done
+    CHECK_RET(aclrtUnSubscribeReport(static_cast<uint64_t>(tid), producer));
+    g_exit = true;
+    pthread_join(tid, nullptr);
+
+    // A pitched copy: a 3x5 window of a 6x8 host image into a 4x16 device image.
+    std::vector<unsigned char> image(6 * 8), back(4 * 16, 0);
+    for (size_t i = 0; i < image.size(); ++i)
+        image[i] = static_cast<unsigned char>(i);
+    CHECK_RET(aclrtMemset(dst, size, 0, 4 * 16));
+    CHECK_RET(aclrtMemcpy2d(static_cast<char *>(dst) + 16 + 2, 16, image.data() + 8 + 1, 8, 5, 3,
+                            ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK_RET(aclrtMemcpy(back.data(), back.size(), dst, back.size(), ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c) {
+            bool inside = r >= 1 && r < 4 && c >= 2 && c < 7;
+            unsigned char want = inside ? image[(r - 1 + 1) * 8 + (c - 2 + 1)] : 0;
+            EXPECT(back[r * 16 + c] == want);
+        }
 
     // A second context on the same device, then back to the first.
     aclrtContext other = nullptr;
