@@ -255,3 +255,12 @@ def test_mem_info():
     assert "attr 99 is not an aclrtMemAttr" in ae.errors.recent_error_message()
     assert lib.aclrtGetMemInfo(lib.ACL_HBM_MEM, ffi.NULL, total) == errors.ACL_ERROR_INVALID_PARAM
     assert "free is NULL" in ae.errors.recent_error_message()
+
+
+def test_last_error_is_the_threads_last_failing_status():
+    lib.aclrtGetLastError(lib.ACL_RT_THREAD_LEVEL)
+    assert lib.aclrtStreamQuery(ffi.NULL, ffi.NULL) == errors.ACL_ERROR_INVALID_PARAM
+    assert lib.aclrtPeekAtLastError(lib.ACL_RT_THREAD_LEVEL) == errors.ACL_ERROR_INVALID_PARAM
+    assert lib.aclrtGetLastError(lib.ACL_RT_THREAD_LEVEL) == errors.ACL_ERROR_INVALID_PARAM
+    assert lib.aclrtGetLastError(lib.ACL_RT_THREAD_LEVEL) == 0
+    assert lib.aclrtGetErrorCodeFromExceptionInfo(ffi.NULL) == 0xFFFFFFFF

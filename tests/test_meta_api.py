@@ -137,3 +137,15 @@ def test_python_scalar_and_tensor_list():
     b.close()
     gc.collect()
     assert lib.aclnnEmuLiveHandles() == live
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("FRACTAL_NZ_C0_16", 50), ("FRACTAL_NZ_C0_2", 52), ("FRACTAL_NZ_C0_8", 54)]
+)
+def test_newer_cann_formats_round_trip(name, value):
+    """CANN's later aclFormat values (50..54) are accepted and reported back."""
+    assert getattr(lib, "ACL_FORMAT_" + name) == value
+    with aclnn_emu.Tensor(np.zeros((2, 16), np.float16), format=name) as t:
+        assert t.format == name
+        fmt = ffi.new("aclFormat *")
+        assert lib.aclGetFormat(t.handle, fmt) == 0 and fmt[0] == value

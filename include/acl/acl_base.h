@@ -98,7 +98,12 @@ typedef enum aclFormat {
     ACL_FORMAT_NDC1HWC0 = 32,
     ACL_FRACTAL_Z_3D = 33,
     ACL_FORMAT_NC = 35,
-    ACL_FORMAT_NCL = 47
+    ACL_FORMAT_NCL = 47,
+    ACL_FORMAT_FRACTAL_NZ_C0_16 = 50,
+    ACL_FORMAT_FRACTAL_NZ_C0_32 = 51,
+    ACL_FORMAT_FRACTAL_NZ_C0_2 = 52,
+    ACL_FORMAT_FRACTAL_NZ_C0_4 = 53,
+    ACL_FORMAT_FRACTAL_NZ_C0_8 = 54
 } aclFormat;
 
 /** Options of aclrtSetSysParamOpt / aclrtCtxSetSysParamOpt. */

@@ -46,6 +46,16 @@ typedef enum aclrtRunMode {
     ACL_HOST
 } aclrtRunMode;
 
+/** Scope of aclrtGetLastError / aclrtPeekAtLastError. */
+typedef enum aclrtLastErrLevel {
+    ACL_RT_THREAD_LEVEL = 0
+} aclrtLastErrLevel;
+
+/** What a failed stream task reports to exception-info callbacks (read it with the getters). */
+typedef struct rtExceptionInfo aclrtExceptionInfo;
+/** Called on the thread that ran a failed task. */
+typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
+
 /** aclrtStreamQuery's answer. */
 typedef enum aclrtStreamStatus {
     ACL_STREAM_STATUS_COMPLETE = 0,
@@ -197,6 +207,42 @@ ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
  * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_CONTEXT_NULL without one.
  */
 ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
+
+/**
+ * The calling thread's last failing status (0 if none), leaving it set.
+ * @returns that status; ACL_ERROR_INVALID_PARAM for a level other than ACL_RT_THREAD_LEVEL.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+
+/** As aclrtPeekAtLastError, then resets it to ACL_SUCCESS. */
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+
+/**
+ * Sets the one callback called when a stream task fails (NULL clears it).
+ * @returns ACL_SUCCESS.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback);
+
+/**
+ * Adds a callback called when a stream task fails (on the thread that ran it,
+ * before the failure is visible to a synchronising host). Adding one twice adds it once.
+ * @returns ACL_SUCCESS; ACL_ERROR_RT_PARAM_INVALID for NULL or more than 15 callbacks.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback);
+
+/** Removes a registered callback (one never registered: nothing happens). ACL_ERROR_RT_PARAM_INVALID for NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback);
+
+/** The failed task's number in its stream; 0xFFFFFFFF for NULL info (so do the other getters). */
+ACL_FUNC_VISIBILITY uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
+/** The failed task's stream id (numbered from 0 in creation order). */
+ACL_FUNC_VISIBILITY uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);
+/** The id of the thread that ran the failed task. */
+ACL_FUNC_VISIBILITY uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo *info);
+/** The failed task's device. */
+ACL_FUNC_VISIBILITY uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo *info);
+/** The failed task's status. */
+ACL_FUNC_VISIBILITY uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info);
 
 /**
  * Where the program runs.

@@ -70,7 +70,9 @@ typedef enum aclFormat {
     ACL_FORMAT_UNDEFINED = -1, ACL_FORMAT_NCHW = 0, ACL_FORMAT_NHWC = 1, ACL_FORMAT_ND = 2,
     ACL_FORMAT_NC1HWC0 = 3, ACL_FORMAT_FRACTAL_Z = 4, ACL_FORMAT_NC1HWC0_C04 = 12, ACL_FORMAT_HWCN = 16,
     ACL_FORMAT_NDHWC = 27, ACL_FORMAT_FRACTAL_NZ = 29, ACL_FORMAT_NCDHW = 30, ACL_FORMAT_NDC1HWC0 = 32,
-    ACL_FRACTAL_Z_3D = 33, ACL_FORMAT_NC = 35, ACL_FORMAT_NCL = 47
+    ACL_FRACTAL_Z_3D = 33, ACL_FORMAT_NC = 35, ACL_FORMAT_NCL = 47, ACL_FORMAT_FRACTAL_NZ_C0_16 = 50,
+    ACL_FORMAT_FRACTAL_NZ_C0_32 = 51, ACL_FORMAT_FRACTAL_NZ_C0_2 = 52, ACL_FORMAT_FRACTAL_NZ_C0_4 = 53,
+    ACL_FORMAT_FRACTAL_NZ_C0_8 = 54
 } aclFormat;
 typedef enum aclSysParamOpt {
     ACL_OPT_DETERMINISTIC = 0, ACL_OPT_ENABLE_DEBUG_KERNEL = 1, ACL_OPT_STRONG_CONSISTENCY = 2,
@@ -83,6 +85,9 @@ float aclFloat16ToFloat(aclFloat16 value);
 
 /* acl/acl_rt.h */
 typedef enum aclrtRunMode { ACL_DEVICE, ACL_HOST } aclrtRunMode;
+typedef enum aclrtLastErrLevel { ACL_RT_THREAD_LEVEL = 0 } aclrtLastErrLevel;
+typedef struct rtExceptionInfo aclrtExceptionInfo;
+typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
 typedef enum aclrtStreamStatus {
     ACL_STREAM_STATUS_COMPLETE = 0, ACL_STREAM_STATUS_NOT_READY = 1, ACL_STREAM_STATUS_RESERVED = 0xFFFF
 } aclrtStreamStatus;
@@ -123,6 +128,16 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
 aclError aclrtDestroyContext(aclrtContext context);
 aclError aclrtSetCurrentContext(aclrtContext context);
 aclError aclrtGetCurrentContext(aclrtContext *context);
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+aclError aclrtGetLastError(aclrtLastErrLevel level);
+aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback);
+aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback);
+aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback);
+uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
+uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);
+uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo *info);
+uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo *info);
+uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info);
 aclError aclrtGetRunMode(aclrtRunMode *runMode);
 aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion);
 aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId);

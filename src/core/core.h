@@ -63,6 +63,9 @@ bool emu_forked_child(void);
 /* Records "api: <message>" as this thread's recent error, logs it, returns status. */
 int emu_error(int status, const char *api, const char *fmt, ...) EMU_PRINTF(3, 4);
 int emu_errorv(int status, const char *api, const char *fmt, va_list ap) EMU_PRINTF(3, 0);
+/* This thread's last failing status (aclrtGetLastError); clear resets it to 0. */
+int emu_last_status(bool clear);
+void emu_set_last_status(int status);
 /* Records an already formatted message (e.g. one carried back from a stream task). */
 void emu_error_set_raw(const char *msg);
 

@@ -82,6 +82,11 @@ const char *emu_format_name(aclFormat f)
     case ACL_FRACTAL_Z_3D: return "FRACTAL_Z_3D";
     case ACL_FORMAT_NC: return "NC";
     case ACL_FORMAT_NCL: return "NCL";
+    case ACL_FORMAT_FRACTAL_NZ_C0_16: return "FRACTAL_NZ_C0_16";
+    case ACL_FORMAT_FRACTAL_NZ_C0_32: return "FRACTAL_NZ_C0_32";
+    case ACL_FORMAT_FRACTAL_NZ_C0_2: return "FRACTAL_NZ_C0_2";
+    case ACL_FORMAT_FRACTAL_NZ_C0_4: return "FRACTAL_NZ_C0_4";
+    case ACL_FORMAT_FRACTAL_NZ_C0_8: return "FRACTAL_NZ_C0_8";
     default: return NULL;
     }
 }

@@ -437,6 +437,27 @@ ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context)
     return st;
 }
 
+static int check_level(const char *api, aclrtLastErrLevel level)
+{
+    return level == ACL_RT_THREAD_LEVEL
+               ? 0
+               : emu_error(ACL_ERROR_INVALID_PARAM, api, "level %d is not ACL_RT_THREAD_LEVEL (0)", (int)level);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level)
+{
+    EMU_API_ENTRY();
+    int st = check_level(api, level);
+    return st ? st : emu_last_status(false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level)
+{
+    EMU_API_ENTRY();
+    int st = check_level(api, level);
+    return st ? st : emu_last_status(true);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode)
 {
     EMU_API_ENTRY();

@@ -4,6 +4,7 @@
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
+#define _GNU_SOURCE /* gettid */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runtime.h"
 
@@ -33,6 +35,7 @@ struct emu_stream {
     int error_status; /* first failure since the last synchronisation */
     char error_msg[EMU_MSG_MAX];
     int32_t device;
+    uint32_t id; /* aclrtExceptionInfo's stream id */
     bool is_default, shutdown;
     bool has_worker; /* false in a fork() child until work arrives */
     bool running;    /* a task is executing (on the worker or on a synchronising host thread) */
@@ -64,6 +67,103 @@ void emu_stream_on_destroy(void (*hook)(emu_stream *s))
     destroy_hook = hook;
 }
 
+/* ---- exception-info callbacks (aclrtExceptionInfoCallbackRegister) ----- */
+
+struct rtExceptionInfo {
+    uint32_t taskid, streamid, tid, deviceid, retcode;
+};
+
+#define MAX_EXCEPTION_CALLBACKS 16
+static pthread_mutex_t exc_mu = PTHREAD_MUTEX_INITIALIZER;
+static aclrtExceptionInfoCallback exc_callbacks[MAX_EXCEPTION_CALLBACKS]; /* [0]: aclrtSetExceptionInfoCallback's */
+static atomic_uint next_stream_id;
+
+EMU_FORK_SAFE_MUTEX(exc_mu, EMU_ATFORK_MEMORY)
+
+/* A task failed: every registered callback learns it, on the thread that ran it. */
+static void report_exception(const emu_stream *s, uint64_t seq, int status)
+{
+    aclrtExceptionInfoCallback cbs[MAX_EXCEPTION_CALLBACKS];
+    pthread_mutex_lock(&exc_mu);
+    memcpy(cbs, exc_callbacks, sizeof cbs);
+    pthread_mutex_unlock(&exc_mu);
+    struct rtExceptionInfo info = {.taskid = (uint32_t)seq, .streamid = s->id, .tid = (uint32_t)gettid(),
+                                   .deviceid = (uint32_t)s->device, .retcode = (uint32_t)status};
+    for (int i = 0; i < MAX_EXCEPTION_CALLBACKS; i++)
+        if (cbs[i])
+            cbs[i](&info);
+}
+
+/* Sets slot 0 (set), adds (add) or removes callback; false when the table is full. */
+static bool exception_callback(aclrtExceptionInfoCallback callback, int how)
+{
+    bool ok = true;
+    pthread_mutex_lock(&exc_mu);
+    if (how == 0) {
+        exc_callbacks[0] = callback;
+    } else {
+        int free_slot = -1, found = -1;
+        for (int i = 1; i < MAX_EXCEPTION_CALLBACKS; i++) {
+            if (exc_callbacks[i] == callback)
+                found = i;
+            else if (!exc_callbacks[i] && free_slot < 0)
+                free_slot = i;
+        }
+        if (how > 0 && found < 0)
+            ok = free_slot >= 0 && (exc_callbacks[free_slot] = callback, true);
+        else if (how < 0 && found >= 0)
+            exc_callbacks[found] = NULL;
+    }
+    pthread_mutex_unlock(&exc_mu);
+    return ok;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback)
+{
+    EMU_API_ENTRY();
+    exception_callback(callback, 0);
+    emu_log(EMU_LOG_INFO, "%s callback=%p -> 0", api, (void *)(uintptr_t)callback);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback)
+{
+    EMU_API_ENTRY();
+    if (!callback)
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "callback is NULL");
+    if (!exception_callback(callback, 1))
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "more than %d callbacks registered",
+                         MAX_EXCEPTION_CALLBACKS - 1);
+    emu_log(EMU_LOG_INFO, "%s callback=%p -> 0", api, (void *)(uintptr_t)callback);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback)
+{
+    EMU_API_ENTRY();
+    if (!callback)
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "callback is NULL");
+    exception_callback(callback, -1);
+    emu_log(EMU_LOG_INFO, "%s callback=%p -> 0", api, (void *)(uintptr_t)callback);
+    return ACL_SUCCESS;
+}
+
+/* CANN's getters answer 0xFFFFFFFF for a NULL info. */
+#define EXCEPTION_FIELD(name, field)                                                                        \
+    ACL_FUNC_VISIBILITY uint32_t name(const aclrtExceptionInfo *info)                                       \
+    {                                                                                                        \
+        if (!info) {                                                                                         \
+            emu_error(ACL_ERROR_INVALID_PARAM, #name, "info is NULL");                                       \
+            return 0xFFFFFFFFu;                                                                              \
+        }                                                                                                    \
+        return info->field;                                                                                  \
+    }
+EXCEPTION_FIELD(aclrtGetTaskIdFromExceptionInfo, taskid)
+EXCEPTION_FIELD(aclrtGetStreamIdFromExceptionInfo, streamid)
+EXCEPTION_FIELD(aclrtGetThreadIdFromExceptionInfo, tid)
+EXCEPTION_FIELD(aclrtGetDeviceIdFromExceptionInfo, deviceid)
+EXCEPTION_FIELD(aclrtGetErrorCodeFromExceptionInfo, retcode)
+
 /* How long a waiting host thread polls before it sleeps: short tasks finish
  * sooner than a futex wake-up takes. */
 #define SPIN_POLLS 4000
@@ -91,6 +191,7 @@ static void run_head_locked(emu_stream *s, char *msg, size_t cap)
         return;
     }
     s->running = true;
+    uint64_t seq = s->completed + 1; /* tasks complete in order */
     pthread_mutex_unlock(&s->mu);
 
     msg[0] = '\0';
@@ -105,6 +206,8 @@ static void run_head_locked(emu_stream *s, char *msg, size_t cap)
             t->release(t->ctx);
         free(t);
     }
+    if (st != 0 && st != EMU_TASK_AGAIN)
+        report_exception(s, seq, st); /* before it counts as done, so a synchronised host sees it */
 
     pthread_mutex_lock(&s->mu);
     emu_warnings_merge(&s->warnings, &raised); /* for the thread that synchronises */
@@ -202,6 +305,7 @@ emu_stream *emu_stream_create(int32_t device, bool is_default)
     if (!s)
         return NULL;
     s->device = device;
+    s->id = atomic_fetch_add(&next_stream_id, 1);
     s->is_default = is_default;
     if (pthread_mutex_init(&s->mu, NULL) != 0)
         goto fail_mu;
@@ -439,6 +543,7 @@ int emu_stream_sync(emu_stream *s, const char *api, int32_t timeout_ms)
         else
             snprintf(full, sizeof full, "%s: a task on stream %p failed: %s", api, (void *)s, msg);
         emu_error_set_raw(full);
+        emu_set_last_status(st);
         emu_log(EMU_LOG_ERROR, "%s -> %d", full, st);
     }
     return st;

@@ -183,8 +183,27 @@ static void elapsed(aclrtStream a)
     aclrtDestroyEvent(never);
 }
 
+static atomic_uint exc_calls, exc_code, exc_task, exc_stream_ok;
+
+static void on_exception(aclrtExceptionInfo *info)
+{
+    atomic_fetch_add(&exc_calls, 1);
+    atomic_store(&exc_code, aclrtGetErrorCodeFromExceptionInfo(info));
+    atomic_store(&exc_task, aclrtGetTaskIdFromExceptionInfo(info));
+    atomic_store(&exc_stream_ok, aclrtGetDeviceIdFromExceptionInfo(info) == 0 &&
+                                     aclrtGetThreadIdFromExceptionInfo(info) != 0xFFFFFFFFu);
+}
+
 static void failure_mode(aclrtStream a)
 {
+    expect(aclrtExceptionInfoCallbackRegister(NULL), ACL_ERROR_RT_PARAM_INVALID, "callback is NULL", "register NULL");
+    expect(aclrtExceptionInfoCallbackRegister(on_exception), 0, NULL, "register");
+    expect(aclrtExceptionInfoCallbackRegister(on_exception), 0, NULL, "register twice adds it once");
+    ok(aclrtGetErrorCodeFromExceptionInfo(NULL) == 0xFFFFFFFFu, "getter of NULL info");
+    (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    expect(aclrtPeekAtLastError((aclrtLastErrLevel)3), ACL_ERROR_INVALID_PARAM, "ACL_RT_THREAD_LEVEL", "bad level");
+    ok(aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_INVALID_PARAM, "last error is the last failing status");
+    ok(aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_SUCCESS, "getting the last error clears it");
     static atomic_long flag;
     aclrtEvent e;
     aclrtCreateEvent(&e);
@@ -206,6 +225,15 @@ static void failure_mode(aclrtStream a)
     sleep_then_store(a, 0, &flag, 3);
     expect(aclrtSynchronizeStream(a), ACL_ERROR_RT_INTERNAL_ERROR, "failed on purpose", "continue: failure reported");
     ok(atomic_load(&flag) == 3, "continue on failure runs later tasks");
+    ok(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_RT_INTERNAL_ERROR, "a task failure is the last error");
+    ok(atomic_load(&exc_calls) == 2, "the exception callback ran once per failed task");
+    ok(atomic_load(&exc_code) == ACL_ERROR_RT_INTERNAL_ERROR && atomic_load(&exc_task) > 0 && atomic_load(&exc_stream_ok),
+       "exception info fields");
+    expect(aclrtExceptionInfoCallbackUnregister(on_exception), 0, NULL, "unregister");
+    emu_stream_enqueue(a, run_fail, NULL, NULL, NULL);
+    aclrtSynchronizeStream(a);
+    ok(atomic_load(&exc_calls) == 2, "an unregistered callback is not called");
+    (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
     aclrtDestroyEvent(e);
 }
 
