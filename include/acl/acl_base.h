@@ -27,6 +27,11 @@ extern "C" {
 typedef void *aclrtStream;
 typedef void *aclrtContext;
 typedef void *aclrtEvent;
+/** Handles of the stream allocator API (acl/acl_rt_allocator.h). */
+typedef void *aclrtAllocatorDesc;
+typedef void *aclrtAllocator;
+typedef void *aclrtAllocatorBlock;
+typedef void *aclrtAllocatorAddr;
 
 /** Status of every AscendCL runtime call: ACL_SUCCESS (0) or an ACL_ERROR_* code. */
 typedef int aclError;

@@ -13,6 +13,7 @@
 #define ACL_ACL_RT_H_
 
 #include "acl_base.h"
+#include "acl_rt_allocator.h"
 #include "error_codes/rt_error_codes.h"
 
 #ifdef __cplusplus

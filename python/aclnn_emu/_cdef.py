@@ -56,6 +56,10 @@ CDEF = r"""
 typedef void *aclrtStream;
 typedef void *aclrtContext;
 typedef void *aclrtEvent;
+typedef void *aclrtAllocatorDesc;
+typedef void *aclrtAllocator;
+typedef void *aclrtAllocatorBlock;
+typedef void *aclrtAllocatorAddr;
 typedef int aclError;
 typedef uint16_t aclFloat16;
 typedef enum aclDataType {
@@ -82,6 +86,26 @@ const char *aclGetRecentErrMsg(void);
 size_t aclDataTypeSize(aclDataType dataType);
 aclFloat16 aclFloatToFloat16(float value);
 float aclFloat16ToFloat(aclFloat16 value);
+
+/* acl/acl_rt_allocator.h */
+typedef void *(*aclrtAllocatorAllocFunc)(aclrtAllocator allocator, size_t size);
+typedef void (*aclrtAllocatorFreeFunc)(aclrtAllocator allocator, aclrtAllocatorBlock block);
+typedef void *(*aclrtAllocatorAllocAdviseFunc)(aclrtAllocator allocator, size_t size, aclrtAllocatorAddr addr);
+typedef void *(*aclrtAllocatorGetAddrFromBlockFunc)(aclrtAllocatorBlock block);
+aclrtAllocatorDesc aclrtAllocatorCreateDesc(void);
+aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc);
+aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator);
+aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func);
+aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func);
+aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func);
+aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                     aclrtAllocatorGetAddrFromBlockFunc func);
+aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc);
+aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, aclrtAllocator *allocator,
+                                   aclrtAllocatorAllocFunc *allocFunc, aclrtAllocatorFreeFunc *freeFunc,
+                                   aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
+                                   aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc);
+aclError aclrtAllocatorUnregister(aclrtStream stream);
 
 /* acl/acl_rt.h */
 typedef enum aclrtRunMode { ACL_DEVICE, ACL_HOST } aclrtRunMode;

@@ -277,9 +277,12 @@ void emu_mem_note_use(const void *p, emu_stream *s, uint64_t seq, const char *op
     pthread_mutex_unlock(&mu);
 }
 
+static void forget_allocator_locked(const emu_stream *s);
+
 static void forget_stream(emu_stream *s)
 {
     pthread_mutex_lock(&mu);
+    forget_allocator_locked(s);
     for (size_t i = 0; i < n_blocks; i++) {
         if (blocks[i].writer == s)
             blocks[i].writer = NULL;
@@ -605,6 +608,211 @@ void emu_mem_release_all(void)
 __attribute__((constructor)) static void memory_init(void)
 {
     emu_stream_on_destroy(forget_stream); /* streams sit below memory: they call back */
+}
+
+/* ---- stream allocators (acl/acl_rt_allocator.h) ----------------------- */
+
+typedef struct allocator_desc {
+    aclrtAllocator obj;
+    aclrtAllocatorAllocFunc alloc;
+    aclrtAllocatorFreeFunc free_fn;
+    aclrtAllocatorAllocAdviseFunc advise;
+    aclrtAllocatorGetAddrFromBlockFunc addr;
+} allocator_desc;
+
+typedef struct registration {
+    const emu_stream *stream;
+    aclrtAllocatorDesc handle; /* as registered (handed back by aclrtAllocatorGetByStream) */
+    allocator_desc desc;       /* copied at registration, as CANN does */
+} registration;
+
+#define MAX_ALLOCATORS 1024
+static registration registrations[MAX_ALLOCATORS]; /* guarded by mu */
+static size_t n_registrations;
+
+static ptrdiff_t find_registration_locked(const emu_stream *s)
+{
+    for (size_t i = 0; i < n_registrations; i++)
+        if (registrations[i].stream == s)
+            return (ptrdiff_t)i;
+    return -1;
+}
+
+static void forget_allocator_locked(const emu_stream *s)
+{
+    ptrdiff_t i = find_registration_locked(s);
+    if (i >= 0)
+        registrations[i] = registrations[--n_registrations];
+}
+
+ACL_FUNC_VISIBILITY aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
+{
+    EMU_API_ENTRY();
+    allocator_desc *d = calloc(1, sizeof *d);
+    if (!d || emu_registry_add(d, EMU_ALLOCATOR_DESC, api) != 0) {
+        free(d);
+        emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
+        return NULL;
+    }
+    emu_log(EMU_LOG_INFO, "%s -> %p", api, (void *)d);
+    return d;
+}
+
+static int check_desc(const char *api, aclrtAllocatorDesc desc)
+{
+    if (!desc)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "allocatorDesc is NULL");
+    return emu_check_handle(desc, EMU_ALLOCATOR_DESC, ACL_ERROR_INVALID_PARAM, api, "allocatorDesc");
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc)
+{
+    EMU_API_ENTRY();
+    int st = check_desc(api, allocatorDesc);
+    if (st)
+        return st;
+    emu_registry_release(allocatorDesc, EMU_ALLOCATOR_DESC, sizeof(allocator_desc), free);
+    emu_log(EMU_LOG_INFO, "%s allocatorDesc=%p -> 0", api, allocatorDesc);
+    return ACL_SUCCESS;
+}
+
+/* Sets one member of a description (the setters differ only in which). */
+static aclError set_member(const char *api, aclrtAllocatorDesc desc, const void *value, const char *param,
+                           void (*store)(allocator_desc *, const void *))
+{
+    emu_diag_api(api);
+    int st = check_desc(api, desc);
+    if (!st && !value)
+        st = emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", param);
+    if (st)
+        return st;
+    pthread_mutex_lock(&mu);
+    store(desc, value);
+    pthread_mutex_unlock(&mu);
+    emu_log(EMU_LOG_INFO, "%s allocatorDesc=%p -> 0", api, desc);
+    return ACL_SUCCESS;
+}
+
+/* Function pointers travel through const void * here; they are stored back with their own type. */
+typedef union fn_bits {
+    const void *p;
+    aclrtAllocatorAllocFunc alloc;
+    aclrtAllocatorFreeFunc free_fn;
+    aclrtAllocatorAllocAdviseFunc advise;
+    aclrtAllocatorGetAddrFromBlockFunc addr;
+} fn_bits;
+
+static void store_obj(allocator_desc *d, const void *v) { d->obj = (aclrtAllocator)(uintptr_t)v; }
+static void store_alloc(allocator_desc *d, const void *v) { d->alloc = ((fn_bits){.p = v}).alloc; }
+static void store_free(allocator_desc *d, const void *v) { d->free_fn = ((fn_bits){.p = v}).free_fn; }
+static void store_advise(allocator_desc *d, const void *v) { d->advise = ((fn_bits){.p = v}).advise; }
+static void store_addr(allocator_desc *d, const void *v) { d->addr = ((fn_bits){.p = v}).addr; }
+
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator)
+{
+    return set_member(__func__, allocatorDesc, allocator, "allocator", store_obj);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                             aclrtAllocatorAllocFunc func)
+{
+    return set_member(__func__, allocatorDesc, ((fn_bits){.alloc = func}).p, "func", store_alloc);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                            aclrtAllocatorFreeFunc func)
+{
+    return set_member(__func__, allocatorDesc, ((fn_bits){.free_fn = func}).p, "func", store_free);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                                   aclrtAllocatorAllocAdviseFunc func)
+{
+    return set_member(__func__, allocatorDesc, ((fn_bits){.advise = func}).p, "func", store_advise);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc,
+                                                                        aclrtAllocatorGetAddrFromBlockFunc func)
+{
+    return set_member(__func__, allocatorDesc, ((fn_bits){.addr = func}).p, "func", store_addr);
+}
+
+static int check_stream_arg(const char *api, aclrtStream stream)
+{
+    if (!stream)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "stream is NULL");
+    return emu_check_handle(stream, EMU_STREAM, ACL_ERROR_RT_INVALID_HANDLE, api, "stream");
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc)
+{
+    EMU_API_ENTRY();
+    int st = check_stream_arg(api, stream);
+    if (!st)
+        st = check_desc(api, allocatorDesc);
+    if (st)
+        return st;
+    pthread_mutex_lock(&mu);
+    const allocator_desc *d = allocatorDesc;
+    const char *missing = !d->obj ? "obj" : !d->alloc ? "allocFunc" : !d->free_fn ? "freeFunc"
+                        : !d->addr ? "getAddrFromBlockFunc" : NULL;
+    ptrdiff_t i = find_registration_locked(stream);
+    if (!missing && i < 0 && n_registrations == MAX_ALLOCATORS)
+        st = ACL_ERROR_BAD_ALLOC;
+    else if (!missing)
+        registrations[i >= 0 ? (size_t)i : n_registrations++] =
+            (registration){.stream = stream, .handle = allocatorDesc, .desc = *d};
+    pthread_mutex_unlock(&mu);
+    if (missing)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "allocatorDesc->%s is NULL", missing);
+    if (st)
+        return emu_error(st, api, "more than %d streams have an allocator", MAX_ALLOCATORS);
+    emu_log(EMU_LOG_INFO, "%s stream=%p allocatorDesc=%p -> 0", api, stream, allocatorDesc);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc *allocatorDesc,
+                                                      aclrtAllocator *allocator, aclrtAllocatorAllocFunc *allocFunc,
+                                                      aclrtAllocatorFreeFunc *freeFunc,
+                                                      aclrtAllocatorAllocAdviseFunc *allocAdviseFunc,
+                                                      aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)
+{
+    EMU_API_ENTRY();
+    if (!allocatorDesc)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "allocatorDesc is NULL");
+    int st = check_stream_arg(api, stream);
+    if (st)
+        return st;
+    pthread_mutex_lock(&mu);
+    ptrdiff_t i = find_registration_locked(stream);
+    registration r = i >= 0 ? registrations[i] : (registration){0};
+    pthread_mutex_unlock(&mu);
+    if (i < 0)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "stream %p is not registered with any allocator", stream);
+    *allocatorDesc = r.handle;
+    if (allocator)
+        *allocator = r.desc.obj;
+    if (allocFunc)
+        *allocFunc = r.desc.alloc;
+    if (freeFunc)
+        *freeFunc = r.desc.free_fn;
+    if (allocAdviseFunc)
+        *allocAdviseFunc = r.desc.advise;
+    if (getAddrFromBlockFunc)
+        *getAddrFromBlockFunc = r.desc.addr;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtAllocatorUnregister(aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    if (!stream)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "stream is NULL");
+    pthread_mutex_lock(&mu);
+    forget_allocator_locked(stream);
+    pthread_mutex_unlock(&mu);
+    emu_log(EMU_LOG_INFO, "%s stream=%p -> 0", api, stream);
+    return ACL_SUCCESS;
 }
 
 EMU_FORK_SAFE_MUTEX(mu, EMU_ATFORK_MEMORY)

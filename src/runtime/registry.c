@@ -78,6 +78,7 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_SCALAR_LIST: return "aclScalarList";
     case EMU_EVENT: return "aclrtEvent";
     case EMU_CONTEXT: return "aclrtContext";
+    case EMU_ALLOCATOR_DESC: return "aclrtAllocatorDesc";
     default: return "handle";
     }
 }

@@ -26,6 +26,7 @@ typedef enum emu_kind {
     EMU_SCALAR_LIST,
     EMU_EVENT,
     EMU_CONTEXT,
+    EMU_ALLOCATOR_DESC,
     EMU_KIND_COUNT
 } emu_kind;
 

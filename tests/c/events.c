@@ -428,6 +428,44 @@ static void callbacks(aclrtStream a)
     pthread_join(report_thread, NULL);
 }
 
+/* ---- stream allocator ---- */
+
+static char arena[256];
+static void *arena_alloc(aclrtAllocator a, size_t size) { (void)size; return a; }
+static void arena_free(aclrtAllocator a, aclrtAllocatorBlock b) { (void)a, (void)b; }
+static void *arena_addr(aclrtAllocatorBlock b) { return b; }
+
+static void allocator(aclrtStream a)
+{
+    aclrtAllocatorDesc d = aclrtAllocatorCreateDesc();
+    ok(d != NULL, "create allocator description");
+    expect(aclrtAllocatorRegister(a, d), ACL_ERROR_INVALID_PARAM, "allocatorDesc->obj is NULL", "register empty");
+    expect(aclrtAllocatorSetObjToDesc(d, NULL), ACL_ERROR_INVALID_PARAM, "allocator is NULL", "set NULL obj");
+    expect(aclrtAllocatorSetObjToDesc(NULL, arena), ACL_ERROR_INVALID_PARAM, "allocatorDesc is NULL", "NULL desc");
+    expect(aclrtAllocatorSetObjToDesc(d, arena), 0, NULL, "set obj");
+    expect(aclrtAllocatorSetAllocFuncToDesc(d, arena_alloc), 0, NULL, "set alloc");
+    expect(aclrtAllocatorRegister(a, d), ACL_ERROR_INVALID_PARAM, "allocatorDesc->freeFunc is NULL", "no free");
+    expect(aclrtAllocatorSetFreeFuncToDesc(d, arena_free), 0, NULL, "set free");
+    expect(aclrtAllocatorSetGetAddrFromBlockFuncToDesc(d, arena_addr), 0, NULL, "set addr");
+    aclrtAllocatorDesc got = NULL;
+    expect(aclrtAllocatorGetByStream(a, &got, NULL, NULL, NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM,
+           "not registered with any allocator", "get before register");
+    expect(aclrtAllocatorRegister(NULL, d), ACL_ERROR_INVALID_PARAM, "stream is NULL", "register NULL stream");
+    expect(aclrtAllocatorRegister(a, d), 0, NULL, "register");
+    aclrtAllocator obj = NULL;
+    aclrtAllocatorAllocFunc af = NULL;
+    aclrtAllocatorGetAddrFromBlockFunc gf = NULL;
+    expect(aclrtAllocatorGetByStream(a, &got, &obj, &af, NULL, NULL, &gf), 0, NULL, "get by stream");
+    ok(got == d && obj == arena && af == arena_alloc && gf == arena_addr, "the registration comes back");
+    ok(gf(af(obj, 16)) == arena, "its functions work");
+    expect(aclrtAllocatorDestroyDesc(d), 0, NULL, "destroy desc (the registration keeps a copy)");
+    expect(aclrtAllocatorGetByStream(a, &got, &obj, NULL, NULL, NULL, NULL), 0, NULL, "get after destroying desc");
+    expect(aclrtAllocatorDestroyDesc(d), ACL_ERROR_INVALID_PARAM, "destroyed", "destroy desc twice");
+    expect(aclrtAllocatorUnregister(a), 0, NULL, "unregister");
+    expect(aclrtAllocatorGetByStream(a, &got, NULL, NULL, NULL, NULL, NULL), ACL_ERROR_INVALID_PARAM,
+           "not registered", "get after unregister");
+}
+
 static void contexts(void)
 {
     aclrtContext dflt = NULL, c = NULL, cur = NULL;
@@ -476,6 +514,7 @@ int main(void)
     bad_arguments(a);
     devices();
     callbacks(a);
+    allocator(a);
     contexts();
     fork_with_blocked_wait(a, b);
     aclrtDestroyStream(a);
