@@ -264,3 +264,30 @@ def test_last_error_is_the_threads_last_failing_status():
     assert lib.aclrtGetLastError(lib.ACL_RT_THREAD_LEVEL) == errors.ACL_ERROR_INVALID_PARAM
     assert lib.aclrtGetLastError(lib.ACL_RT_THREAD_LEVEL) == 0
     assert lib.aclrtGetErrorCodeFromExceptionInfo(ffi.NULL) == 0xFFFFFFFF
+
+
+def test_profiling_switches_are_accepted_and_checked():
+    ae.ensure_device()
+    path = b"./prof"
+    assert lib.aclprofInit(path, len(path)) == 0
+    assert lib.aclprofInit(ffi.NULL, 0) == errors.ACL_ERROR_INVALID_PARAM
+    assert "aclprofInit: profilerResultPath is NULL" in ae.errors.recent_error_message()
+    devices = ffi.new("uint32_t[1]", [0])
+    cfg = lib.aclprofCreateConfig(devices, 1, lib.ACL_AICORE_NONE, ffi.NULL, 0x2)
+    assert cfg != ffi.NULL
+    assert lib.aclprofStart(cfg) == 0 and lib.aclprofStop(cfg) == 0
+    stamp = lib.aclprofCreateStamp()
+    rid = ffi.new("uint32_t *")
+    assert lib.aclprofMark(stamp) == 0 and lib.aclprofRangeStart(stamp, rid) == 0 and rid[0] > 0
+    assert lib.aclprofRangeStop(rid[0]) == 0 and lib.aclprofPush(stamp) == 0 and lib.aclprofPop() == 0
+    lib.aclprofDestroyStamp(stamp)
+    assert lib.aclprofDestroyConfig(cfg) == 0
+    assert lib.aclprofStart(cfg) == errors.ACL_ERROR_INVALID_PARAM
+    msg = ae.errors.recent_error_message()
+    assert "profilerConfig" in msg and "destroyed" in msg
+    assert lib.aclprofCreateConfig(ffi.NULL, 1, 0, ffi.NULL, 0) == ffi.NULL
+    assert "deviceIdList is NULL" in ae.errors.recent_error_message()
+    assert lib.aclprofSetConfig(lib.ACL_PROF_STORAGE_LIMIT, b"200MB", 5) == 0
+    assert lib.aclprofSetConfig(lib.ACL_PROF_ARGS_MAX, b"x", 1) == errors.ACL_ERROR_INVALID_PARAM
+    assert "configType 17 is not in" in ae.errors.recent_error_message()
+    assert lib.aclprofFinalize() == 0

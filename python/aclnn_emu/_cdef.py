@@ -87,6 +87,40 @@ size_t aclDataTypeSize(aclDataType dataType);
 aclFloat16 aclFloatToFloat16(float value);
 float aclFloat16ToFloat(aclFloat16 value);
 
+/* acl/acl_prof.h */
+typedef enum {
+    ACL_AICORE_ARITHMETIC_UTILIZATION = 0, ACL_AICORE_PIPE_UTILIZATION = 1, ACL_AICORE_MEMORY_BANDWIDTH = 2,
+    ACL_AICORE_L0B_AND_WIDTH = 3, ACL_AICORE_RESOURCE_CONFLICT_RATIO = 4, ACL_AICORE_MEMORY_UB = 5,
+    ACL_AICORE_L2_CACHE = 6, ACL_AICORE_PIPE_EXECUTE_UTILIZATION = 7, ACL_AICORE_MEMORY_ACCESS = 8,
+    ACL_AICORE_NONE = 0xFF
+} aclprofAicoreMetrics;
+typedef enum {
+    ACL_PROF_ARGS_MIN = 0, ACL_PROF_STORAGE_LIMIT = 1, ACL_PROF_SYS_HARDWARE_MEM_FREQ = 3, ACL_PROF_LLC_MODE = 4,
+    ACL_PROF_SYS_IO_FREQ = 5, ACL_PROF_SYS_INTERCONNECTION_FREQ = 6, ACL_PROF_DVPP_FREQ = 7, ACL_PROF_HOST_SYS = 8,
+    ACL_PROF_HOST_SYS_USAGE = 9, ACL_PROF_HOST_SYS_USAGE_FREQ = 10, ACL_PROF_LOW_POWER_FREQ = 11,
+    ACL_PROF_SYS_MEM_SERVICEFLOW = 12, ACL_PROF_SYS_CPU_FREQ = 13, ACL_PROF_OPTYPE = 14, ACL_PROF_NTS_METRICS = 15,
+    ACL_PROF_PATH = 16, ACL_PROF_ARGS_MAX = 17
+} aclprofConfigType;
+typedef struct aclprofConfig aclprofConfig;
+typedef struct aclprofAicoreEvents aclprofAicoreEvents;
+aclError aclprofInit(const char *profilerResultPath, size_t length);
+aclError aclprofFinalize(void);
+aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics,
+                                   const aclprofAicoreEvents *aicoreEvents, uint64_t dataTypeConfig);
+aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig);
+aclError aclprofStart(const aclprofConfig *profilerConfig);
+aclError aclprofStop(const aclprofConfig *profilerConfig);
+aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size_t configLength);
+void *aclprofCreateStamp(void);
+void aclprofDestroyStamp(void *stamp);
+aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen);
+aclError aclprofMark(void *stamp);
+aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream);
+aclError aclprofPush(void *stamp);
+aclError aclprofPop(void);
+aclError aclprofRangeStart(void *stamp, uint32_t *rangeId);
+aclError aclprofRangeStop(uint32_t rangeId);
+
 /* acl/acl_rt_allocator.h */
 typedef void *(*aclrtAllocatorAllocFunc)(aclrtAllocator allocator, size_t size);
 typedef void (*aclrtAllocatorFreeFunc)(aclrtAllocator allocator, aclrtAllocatorBlock block);

@@ -79,6 +79,7 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_EVENT: return "aclrtEvent";
     case EMU_CONTEXT: return "aclrtContext";
     case EMU_ALLOCATOR_DESC: return "aclrtAllocatorDesc";
+    case EMU_PROF_CONFIG: return "aclprofConfig";
     default: return "handle";
     }
 }

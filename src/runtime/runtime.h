@@ -27,6 +27,7 @@ typedef enum emu_kind {
     EMU_EVENT,
     EMU_CONTEXT,
     EMU_ALLOCATOR_DESC,
+    EMU_PROF_CONFIG,
     EMU_KIND_COUNT
 } emu_kind;
 
