@@ -291,3 +291,25 @@ def test_profiling_switches_are_accepted_and_checked():
     assert lib.aclprofSetConfig(lib.ACL_PROF_ARGS_MAX, b"x", 1) == errors.ACL_ERROR_INVALID_PARAM
     assert "configType 17 is not in" in ae.errors.recent_error_message()
     assert lib.aclprofFinalize() == 0
+
+
+def test_out_of_scope_calls_say_so(tmp_path):
+    ae.ensure_device()
+    key = ffi.new("char[64]")
+    assert lib.aclrtIpcMemGetExportKey(ffi.NULL, 16, key, 64, 0) == errors.ACL_ERROR_API_NOT_SUPPORT
+    assert (
+        "aclrtIpcMemGetExportKey: sharing device memory between processes (IPC) is not supported by the emulator"
+        in (ae.errors.recent_error_message())
+    )
+    handle = ffi.new("aclrtIpcEventHandle *")
+    assert lib.aclrtIpcGetEventHandle(ffi.NULL, handle) == errors.ACL_ERROR_API_NOT_SUPPORT
+    assert "not supported by the emulator" in ae.errors.recent_error_message()
+    pid = ffi.new("int32_t *")
+    assert lib.aclrtDeviceGetBareTgid(pid) == 0 and pid[0] == os.getpid()
+    cfg = tmp_path / "dump.json"
+    cfg.write_text("{}")
+    assert lib.aclmdlInitDump() == 0
+    assert lib.aclmdlSetDump(str(cfg).encode()) == 0
+    assert lib.aclmdlSetDump(b"/nonexistent/dump.json") == errors.ACL_ERROR_INVALID_PARAM
+    assert "cannot be read" in ae.errors.recent_error_message()
+    assert lib.aclmdlFinalizeDump() == 0

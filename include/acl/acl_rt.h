@@ -245,6 +245,40 @@ ACL_FUNC_VISIBILITY uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExcept
 /** The failed task's status. */
 ACL_FUNC_VISIBILITY uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info);
 
+/** The size of aclrtIpcEventHandle. */
+#define ACL_IPC_EVENT_HANDLE_SIZE 64U
+
+/** An event shared between processes (IPC: not supported by the emulator). */
+typedef struct aclrtIpcEventHandle {
+    char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
+} aclrtIpcEventHandle;
+
+/** Dump switches: accepted, nothing is dumped. @returns ACL_SUCCESS. */
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+/**
+ * Dump configuration file (read-checked, otherwise ignored).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL or an unreadable path.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+/** Ends aclmdlInitDump. @returns ACL_SUCCESS. */
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+
+/** The process id that owns the device: this process. @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
+
+/** IPC memory: not supported by the emulator. @returns ACL_ERROR_API_NOT_SUPPORT with a message. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags);
+/** IPC memory: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
+/** IPC memory: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags);
+/** IPC memory: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num);
+/** IPC events: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
+/** IPC events: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event);
+
 /**
  * Where the program runs.
  * @param runMode [out] ACL_HOST (a host program driving the emulated device).
