@@ -293,41 +293,56 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent
     return st ? st : enqueue(api, stream, event, wait_run, task_release, false);
 }
 
-/* The arguments of a status query. */
-static int check_query(const char *api, aclrtEvent event, const void *status)
+/* What the queries report of an event, read at once. */
+typedef struct ev_state {
+    bool nothing_pending; /* the latest record (if any) has completed */
+    bool recorded;        /* ... and there was one, not reset since */
+    bool timed;           /* ... and it carries a time stamp */
+    double stamp_us;      /* CLOCK_MONOTONIC, microseconds */
+} ev_state;
+
+static ev_state snapshot(const emu_event *e)
 {
-    int st = check_event(api, event, "event");
-    if (!st && !status)
-        st = emu_error(ACL_ERROR_INVALID_PARAM, api, "status is NULL");
+    pthread_mutex_lock(&ev_mu);
+    ev_state v = {.nothing_pending = e->completed >= e->recorded};
+    v.recorded = v.nothing_pending && e->recorded > 0 && !e->reset;
+    v.timed = v.nothing_pending && e->stamped;
+    v.stamp_us = (double)e->stamp.tv_sec * 1e6 + (double)e->stamp.tv_nsec / 1e3;
+    pthread_mutex_unlock(&ev_mu);
+    return v;
+}
+
+/* Checks a query's arguments (event, then output), then reads the event. */
+static int query(const char *api, aclrtEvent event, const char *event_param, const void *out, const char *out_param,
+                 ev_state *v)
+{
+    int st = check_event(api, event, event_param);
+    if (!st && !out)
+        st = emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", out_param);
+    if (!st)
+        *v = snapshot(event);
     return st;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
 {
     EMU_API_ENTRY();
-    int st = check_query(api, event, status);
-    if (st)
-        return st;
-    emu_event *e = event;
-    pthread_mutex_lock(&ev_mu);
-    *status = e->completed >= e->recorded ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
-    pthread_mutex_unlock(&ev_mu);
-    return ACL_SUCCESS;
+    ev_state v;
+    int st = query(api, event, "event", status, "status", &v);
+    if (!st)
+        *status = v.nothing_pending ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+    return st;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
 {
     EMU_API_ENTRY();
-    int st = check_query(api, event, status);
-    if (st)
-        return st;
-    emu_event *e = event;
-    pthread_mutex_lock(&ev_mu);
+    ev_state v;
+    int st = query(api, event, "event", status, "status", &v);
     /* Recorded-status semantics: an event never recorded (or reset) is not complete. */
-    bool done = e->recorded > 0 && e->completed >= e->recorded && !e->reset;
-    *status = done ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
-    pthread_mutex_unlock(&ev_mu);
-    return ACL_SUCCESS;
+    if (!st)
+        *status = v.recorded ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    return st;
 }
 
 static aclError synchronize(const char *api, aclrtEvent event, int32_t timeout)
@@ -376,46 +391,33 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, 
 ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
 {
     EMU_API_ENTRY();
-    int st = timestamp ? 0 : emu_error(ACL_ERROR_INVALID_PARAM, api, "timestamp is NULL");
+    ev_state v;
+    int st = query(api, event, "event", timestamp, "timestamp", &v);
+    if (!st && !v.timed)
+        st = emu_error(ACL_ERROR_RT_EVENT_NOT_COMPLETE, api,
+                       "event %p has no completed record (synchronise the event or its stream first)", event);
     if (!st)
-        st = check_event(api, event, "event");
-    if (st)
-        return st;
-    emu_event *e = event;
-    pthread_mutex_lock(&ev_mu);
-    bool ready = e->stamped && e->completed >= e->recorded;
-    uint64_t us = (uint64_t)e->stamp.tv_sec * 1000000u + (uint64_t)e->stamp.tv_nsec / 1000u;
-    pthread_mutex_unlock(&ev_mu);
-    if (!ready)
-        return emu_error(ACL_ERROR_RT_EVENT_NOT_COMPLETE, api,
-                         "event %p has no completed record (synchronise the event or its stream first)", event);
-    *timestamp = us;
-    return ACL_SUCCESS;
+        *timestamp = (uint64_t)v.stamp_us;
+    return st;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
 {
     EMU_API_ENTRY();
-    int st = 0;
-    if (!ms)
-        st = emu_error(ACL_ERROR_INVALID_PARAM, api, "ms is NULL");
+    ev_state a, b;
+    int st = ms ? 0 : emu_error(ACL_ERROR_INVALID_PARAM, api, "ms is NULL");
     if (!st)
-        st = check_event(api, startEvent, "startEvent");
+        st = query(api, startEvent, "startEvent", ms, "ms", &a);
     if (!st)
-        st = check_event(api, endEvent, "endEvent");
+        st = query(api, endEvent, "endEvent", ms, "ms", &b);
+    if (!st && !(a.timed && b.timed))
+        st = emu_error(ACL_ERROR_RT_EVENT_NOT_COMPLETE, api,
+                       "both events must have been recorded and completed (synchronise the event or its stream "
+                       "first)");
     if (st)
         return st;
-    emu_event *a = startEvent, *b = endEvent;
-    pthread_mutex_lock(&ev_mu);
-    bool ready = a->stamped && b->stamped && a->completed >= a->recorded && b->completed >= b->recorded;
-    double d = (double)(b->stamp.tv_sec - a->stamp.tv_sec) * 1e3 + (double)(b->stamp.tv_nsec - a->stamp.tv_nsec) / 1e6;
-    pthread_mutex_unlock(&ev_mu);
-    if (!ready)
-        return emu_error(ACL_ERROR_RT_EVENT_NOT_COMPLETE, api,
-                         "both events must have been recorded and completed (synchronise the event or its stream "
-                         "first)");
-    *ms = (float)d;
-    emu_log(EMU_LOG_INFO, "%s start=%p end=%p -> 0 (%.3f ms)", api, startEvent, endEvent, d);
+    *ms = (float)((b.stamp_us - a.stamp_us) / 1e3);
+    emu_log(EMU_LOG_INFO, "%s start=%p end=%p -> 0 (%.3f ms)", api, startEvent, endEvent, (double)*ms);
     return ACL_SUCCESS;
 }
 

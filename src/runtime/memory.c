@@ -676,65 +676,77 @@ ACL_FUNC_VISIBILITY aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc alloca
     return ACL_SUCCESS;
 }
 
-/* Sets one member of a description (the setters differ only in which). */
-static aclError set_member(const char *api, aclrtAllocatorDesc desc, const void *value, const char *param,
-                           void (*store)(allocator_desc *, const void *))
+/* A setter's arguments: 0, or the status with a message. On 0 the caller stores the value under mu. */
+static int check_setter(const char *api, aclrtAllocatorDesc desc, bool value_missing, const char *param)
 {
-    emu_diag_api(api);
     int st = check_desc(api, desc);
-    if (!st && !value)
+    if (!st && value_missing)
         st = emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", param);
-    if (st)
-        return st;
-    pthread_mutex_lock(&mu);
-    store(desc, value);
+    if (!st)
+        pthread_mutex_lock(&mu);
+    return st;
+}
+
+/* Ends a successful setter. */
+static aclError set_done(const char *api, aclrtAllocatorDesc desc)
+{
     pthread_mutex_unlock(&mu);
     emu_log(EMU_LOG_INFO, "%s allocatorDesc=%p -> 0", api, desc);
     return ACL_SUCCESS;
 }
 
-/* Function pointers travel through const void * here; they are stored back with their own type. */
-typedef union fn_bits {
-    const void *p;
-    aclrtAllocatorAllocFunc alloc;
-    aclrtAllocatorFreeFunc free_fn;
-    aclrtAllocatorAllocAdviseFunc advise;
-    aclrtAllocatorGetAddrFromBlockFunc addr;
-} fn_bits;
-
-static void store_obj(allocator_desc *d, const void *v) { d->obj = (aclrtAllocator)(uintptr_t)v; }
-static void store_alloc(allocator_desc *d, const void *v) { d->alloc = ((fn_bits){.p = v}).alloc; }
-static void store_free(allocator_desc *d, const void *v) { d->free_fn = ((fn_bits){.p = v}).free_fn; }
-static void store_advise(allocator_desc *d, const void *v) { d->advise = ((fn_bits){.p = v}).advise; }
-static void store_addr(allocator_desc *d, const void *v) { d->addr = ((fn_bits){.p = v}).addr; }
-
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator)
 {
-    return set_member(__func__, allocatorDesc, allocator, "allocator", store_obj);
+    EMU_API_ENTRY();
+    int st = check_setter(api, allocatorDesc, !allocator, "allocator");
+    if (st)
+        return st;
+    ((allocator_desc *)allocatorDesc)->obj = allocator;
+    return set_done(api, allocatorDesc);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
                                                              aclrtAllocatorAllocFunc func)
 {
-    return set_member(__func__, allocatorDesc, ((fn_bits){.alloc = func}).p, "func", store_alloc);
+    EMU_API_ENTRY();
+    int st = check_setter(api, allocatorDesc, !func, "func");
+    if (st)
+        return st;
+    ((allocator_desc *)allocatorDesc)->alloc = func;
+    return set_done(api, allocatorDesc);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
                                                             aclrtAllocatorFreeFunc func)
 {
-    return set_member(__func__, allocatorDesc, ((fn_bits){.free_fn = func}).p, "func", store_free);
+    EMU_API_ENTRY();
+    int st = check_setter(api, allocatorDesc, !func, "func");
+    if (st)
+        return st;
+    ((allocator_desc *)allocatorDesc)->free_fn = func;
+    return set_done(api, allocatorDesc);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc,
                                                                    aclrtAllocatorAllocAdviseFunc func)
 {
-    return set_member(__func__, allocatorDesc, ((fn_bits){.advise = func}).p, "func", store_advise);
+    EMU_API_ENTRY();
+    int st = check_setter(api, allocatorDesc, !func, "func");
+    if (st)
+        return st;
+    ((allocator_desc *)allocatorDesc)->advise = func;
+    return set_done(api, allocatorDesc);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc,
                                                                         aclrtAllocatorGetAddrFromBlockFunc func)
 {
-    return set_member(__func__, allocatorDesc, ((fn_bits){.addr = func}).p, "func", store_addr);
+    EMU_API_ENTRY();
+    int st = check_setter(api, allocatorDesc, !func, "func");
+    if (st)
+        return st;
+    ((allocator_desc *)allocatorDesc)->addr = func;
+    return set_done(api, allocatorDesc);
 }
 
 static int check_stream_arg(const char *api, aclrtStream stream)

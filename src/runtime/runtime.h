@@ -78,8 +78,7 @@ int emu_check_timeout(const char *api, int32_t timeout_ms);
 struct timespec emu_deadline_after_ms(int32_t timeout_ms);
 /* True when the host has synchronised with s up to (and including) task seq. */
 bool emu_stream_host_synced(emu_stream *s, uint64_t seq);
-/* How many tasks were ever enqueued on s; whether all of them have completed (aclrtStreamQuery). */
-uint64_t emu_stream_enqueued(emu_stream *s);
+/* Whether every task enqueued on s has completed (aclrtStreamQuery). */
 bool emu_stream_idle(emu_stream *s);
 /* The host has seen s's work up to task seq (completed) by other means (an event). */
 void emu_stream_mark_host_synced(emu_stream *s, uint64_t seq);

@@ -175,21 +175,8 @@ static void run_head_locked(emu_stream *s, char *msg, size_t cap)
     s->head = t->next;
     if (!s->head)
         s->tail = NULL;
-    if (s->stop_on_failure && s->error_status != 0) {
-        /* ACL_STOP_ON_FAILURE: later work is dropped, not run, until the failure is reported. */
-        s->running = true;
-        pthread_mutex_unlock(&s->mu);
-        if (t->release)
-            t->release(t->ctx);
-        free(t);
-        pthread_mutex_lock(&s->mu);
-        s->running = false;
-        s->skipped++;
-        s->completed++;
-        atomic_store_explicit(&s->completed_mirror, s->completed, memory_order_release);
-        pthread_cond_broadcast(&s->done);
-        return;
-    }
+    /* ACL_STOP_ON_FAILURE: after a failure, work is dropped (released, not run) until it is reported. */
+    bool skip = s->stop_on_failure && s->error_status != 0;
     s->running = true;
     uint64_t seq = s->completed + 1; /* tasks complete in order */
     pthread_mutex_unlock(&s->mu);
@@ -198,9 +185,12 @@ static void run_head_locked(emu_stream *s, char *msg, size_t cap)
     emu_warnings raised;
     raised.head = raised.count = 0;
     raised.dropped = 0;
-    emu_warnings *outer = emu_warnings_capture(&raised);
-    int st = t->fn(t->ctx, msg, cap);
-    emu_warnings_capture(outer);
+    int st = 0;
+    if (!skip) {
+        emu_warnings *outer = emu_warnings_capture(&raised);
+        st = t->fn(t->ctx, msg, cap);
+        emu_warnings_capture(outer);
+    }
     if (st != EMU_TASK_AGAIN) { /* released before it counts as done: a synchronised host sees it gone */
         if (t->release)
             t->release(t->ctx);
@@ -225,6 +215,7 @@ static void run_head_locked(emu_stream *s, char *msg, size_t cap)
         return;
     }
     s->completed++;
+    s->skipped += skip;
     atomic_store_explicit(&s->completed_mirror, s->completed, memory_order_release);
     if (st != 0 && s->error_status == 0) {
         s->error_status = st;
@@ -421,7 +412,8 @@ static void streams_child(void)
  * on one stream may wait for work queued on another). */
 static void restart_workers(void)
 {
-    if (!atomic_exchange(&child_restart, false))
+    /* A plain load first: this runs on every enqueue, and is true only once after a fork. */
+    if (!atomic_load_explicit(&child_restart, memory_order_relaxed) || !atomic_exchange(&child_restart, false))
         return;
     pthread_mutex_lock(&all_mu);
     for (emu_stream *s = all_streams; s; s = s->next) {
@@ -583,15 +575,10 @@ void emu_stream_set_stop_on_failure(emu_stream *s, bool stop)
 
 bool emu_stream_idle(emu_stream *s)
 {
-    return atomic_load_explicit(&s->completed_mirror, memory_order_acquire) >= emu_stream_enqueued(s);
-}
-
-uint64_t emu_stream_enqueued(emu_stream *s)
-{
     pthread_mutex_lock(&s->mu);
-    uint64_t n = s->enqueued;
+    bool idle = s->completed >= s->enqueued;
     pthread_mutex_unlock(&s->mu);
-    return n;
+    return idle;
 }
 
 void emu_stream_mark_host_synced(emu_stream *s, uint64_t seq)

@@ -14,26 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "expect.h"
 #include "runtime/runtime.h"
 
-static int fails;
-
-static void expect(int got, int want, const char *fragment, const char *what)
-{
-    const char *msg = aclGetRecentErrMsg();
-    if (got != want || (fragment && !strstr(msg, fragment))) {
-        printf("FAIL %s: status %d (want %d), message \"%s\"\n", what, got, want, msg);
-        fails++;
-    }
-}
-
-static void ok(int cond, const char *what)
-{
-    if (!cond) {
-        printf("FAIL %s\n", what);
-        fails++;
-    }
-}
 
 /* ---- test tasks ------------------------------------------------------ */
 

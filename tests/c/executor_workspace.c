@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "expect.h"
 #include "meta/meta.h"
 
 static const char *const NAMES[] = {"x", "y"};
@@ -24,16 +25,6 @@ static int run_fill(const emu_launch *l, char *msg, size_t cap)
 static const emu_op_def OP = {.name = "aclnnEmuTestFill", .tensor_names = NAMES, .n_inputs = 1, .n_outputs = 1,
                               .run = run_fill};
 
-static int fails;
-
-static void expect(int got, int want, const char *fragment, const char *what)
-{
-    const char *msg = aclGetRecentErrMsg();
-    if (got != want || (fragment && !strstr(msg, fragment))) {
-        printf("FAIL %s: status %d (want %d), message \"%s\"\n", what, got, want, msg);
-        fails++;
-    }
-}
 
 static aclOpExecutor *plan(aclTensor *x, aclTensor *y)
 {
