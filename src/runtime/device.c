@@ -562,11 +562,24 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count)
     return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
+/* CANN's stream priorities: 0 is the greatest, 7 the least (runtime base_info.hpp). */
+#define STREAM_GREATEST_PRIORITY 0
+#define STREAM_LEAST_PRIORITY 7
+/* Flags of aclrtCreateStreamWithConfig: recorded; every stream runs the same way on the emulator. */
+#define STREAM_KNOWN_FLAGS \
+    (ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE | \
+     ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+
+static aclError create_stream(const char *api, aclrtStream *stream, uint32_t priority, uint32_t flags)
 {
-    EMU_API_ENTRY();
     if (!stream)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "stream is NULL");
+    if (priority > STREAM_LEAST_PRIORITY)
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "priority %u is out of range [%d, %d]", (unsigned)priority,
+                         STREAM_GREATEST_PRIORITY, STREAM_LEAST_PRIORITY);
+    if (flags & ~(uint32_t)STREAM_KNOWN_FLAGS)
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "flag 0x%x has bits no ACL_STREAM_* flag defines (0x%x)",
+                         (unsigned)flags, (unsigned)(flags & ~(uint32_t)STREAM_KNOWN_FLAGS));
     int32_t dev = 0;
     int st = emu_current_device(api, &dev);
     if (st)
@@ -586,9 +599,80 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
     }
     if (!s)
         return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "cannot create a stream worker thread");
+    emu_stream_set_config(s, priority, flags);
     *stream = s;
-    emu_log(EMU_LOG_INFO, "aclrtCreateStream -> 0 (stream %p)", (void *)s);
+    emu_log(EMU_LOG_INFO, "%s priority=%u flag=0x%x -> 0 (stream %p)", api, (unsigned)priority, (unsigned)flags,
+            (void *)s);
     return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
+{
+    EMU_API_ENTRY();
+    return create_stream(api, stream, 0, 0);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
+{
+    EMU_API_ENTRY();
+    return create_stream(api, stream, priority, flag);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority)
+{
+    EMU_API_ENTRY();
+    if (leastPriority) /* either may be NULL, as in CANN */
+        *leastPriority = STREAM_LEAST_PRIORITY;
+    if (greatestPriority)
+        *greatestPriority = STREAM_GREATEST_PRIORITY;
+    emu_log(EMU_LOG_INFO, "%s -> 0 (least %d, greatest %d)", api, STREAM_LEAST_PRIORITY, STREAM_GREATEST_PRIORITY);
+    return ACL_SUCCESS;
+}
+
+/* aclrtStreamGetPriority/Flags/Id: what, of stream (NULL: the default stream). */
+static aclError stream_query(const char *api, aclrtStream stream, const void *out, const char *out_name,
+                             uint32_t *priority, uint32_t *flags, uint32_t *id)
+{
+    if (!out)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", out_name);
+    emu_stream *s;
+    int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
+    if (st)
+        return st;
+    emu_stream_get_config(s, priority, flags, id);
+    emu_log(EMU_LOG_INFO, "%s stream=%p -> 0 (priority %u, flags 0x%x, id %u)", api, stream, (unsigned)*priority,
+            (unsigned)*flags, (unsigned)*id);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
+{
+    EMU_API_ENTRY();
+    uint32_t p, f, id;
+    int st = stream_query(api, stream, priority, "priority", &p, &f, &id);
+    if (!st)
+        *priority = p;
+    return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
+{
+    EMU_API_ENTRY();
+    uint32_t p, f, id;
+    int st = stream_query(api, stream, flags, "flags", &p, &f, &id);
+    if (!st)
+        *flags = f;
+    return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
+{
+    EMU_API_ENTRY();
+    uint32_t p, f, id;
+    int st = stream_query(api, stream, streamId, "streamId", &p, &f, &id);
+    if (!st)
+        *streamId = (int32_t)id;
+    return st;
 }
 
 /* Detaches a user stream from the device table, then destroys it (force: dropping its queued work). */

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -421,19 +422,174 @@ ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEv
     return ACL_SUCCESS;
 }
 
+/* ---- notifies -------------------------------------------------------------
+ * A notify is a flag one stream raises (aclrtRecordNotify) and another
+ * stream waits for and lowers (aclrtWaitAndResetNotify): each record wakes
+ * one wait. It shares the events' lock and fork() handling. */
+
+typedef struct emu_notify {
+    int refs;  /* the handle, plus one per queued task */
+    bool set;  /* recorded and not yet consumed by a wait */
+} emu_notify;
+
+typedef struct notify_task {
+    emu_notify *n;
+    uint32_t timeout_ms; /* 0: wait for ever */
+} notify_task;
+
+static void notify_unref_locked(emu_notify *n)
+{
+    if (--n->refs == 0)
+        free(n);
+}
+
+static void notify_unref(void *p)
+{
+    pthread_mutex_lock(&ev_mu);
+    notify_unref_locked(p);
+    pthread_mutex_unlock(&ev_mu);
+}
+
+static void notify_task_release(void *ctx)
+{
+    notify_task *t = ctx;
+    notify_unref(t->n);
+    free(t);
+}
+
+static int notify_record_run(void *ctx, char *msg, size_t cap)
+{
+    (void)msg, (void)cap;
+    notify_task *t = ctx;
+    pthread_mutex_lock(&ev_mu);
+    t->n->set = true;
+    pthread_cond_broadcast(&ev_cv);
+    pthread_mutex_unlock(&ev_mu);
+    return 0;
+}
+
+static int notify_wait_run(void *ctx, char *msg, size_t cap)
+{
+    notify_task *t = ctx;
+    struct timespec deadline = emu_deadline_after_ms((int32_t)(t->timeout_ms > INT32_MAX ? INT32_MAX : t->timeout_ms));
+    int st = 0;
+    pthread_mutex_lock(&ev_mu);
+    while (!t->n->set && st == 0) {
+        if (emu_stream_fork_pending())
+            st = EMU_TASK_AGAIN;
+        else if (t->timeout_ms == 0)
+            pthread_cond_wait(&ev_cv, &ev_mu);
+        else if (pthread_cond_timedwait(&ev_cv, &ev_mu, &deadline) == ETIMEDOUT && !t->n->set)
+            st = ACL_ERROR_RT_WAIT_TIMEOUT;
+    }
+    if (st == 0)
+        t->n->set = false;
+    pthread_mutex_unlock(&ev_mu);
+    if (st == ACL_ERROR_RT_WAIT_TIMEOUT)
+        snprintf(msg, cap, "aclrtWaitAndResetNotify: the notify was not recorded within %u ms",
+                 (unsigned)t->timeout_ms);
+    return st;
+}
+
+static int check_notify(const char *api, aclrtNotify notify)
+{
+    if (!notify)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "notify is NULL");
+    return emu_check_handle(notify, EMU_NOTIFY, ACL_ERROR_RT_INVALID_HANDLE, api, "notify");
+}
+
+static aclError enqueue_notify(const char *api, aclrtNotify notify, aclrtStream stream, emu_task_fn fn,
+                               uint32_t timeout_ms)
+{
+    int st = check_notify(api, notify);
+    emu_stream *s;
+    if (st || (st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s)))
+        return st;
+    notify_task *t = malloc(sizeof *t);
+    if (!t)
+        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
+    pthread_mutex_lock(&ev_mu);
+    ((emu_notify *)notify)->refs++;
+    pthread_mutex_unlock(&ev_mu);
+    *t = (notify_task){notify, timeout_ms};
+    if ((st = emu_stream_enqueue(s, fn, notify_task_release, t, NULL)) != 0)
+        return emu_error(st, api, "out of memory");
+    emu_log(EMU_LOG_INFO, "%s notify=%p stream=%p -> 0", api, notify, stream);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
+{
+    EMU_API_ENTRY();
+    if (!notify)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "notify is NULL");
+    if (flag != ACL_NOTIFY_DEFAULT && flag != ACL_NOTIFY_DEVICE_USE_ONLY)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api,
+                         "flag 0x%llx is not ACL_NOTIFY_DEFAULT (0) or ACL_NOTIFY_DEVICE_USE_ONLY (1)",
+                         (unsigned long long)flag);
+    int32_t dev = 0;
+    int st = emu_current_device(api, &dev);
+    if (st)
+        return st;
+    emu_notify *n = calloc(1, sizeof *n);
+    if (!n)
+        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
+    n->refs = 1;
+    if (emu_registry_add(n, EMU_NOTIFY, api) != 0) {
+        free(n);
+        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
+    }
+    *notify = n;
+    emu_log(EMU_LOG_INFO, "%s flag=0x%llx -> 0 (notify %p)", api, (unsigned long long)flag, (void *)n);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify)
+{
+    EMU_API_ENTRY();
+    int st = check_notify(api, notify);
+    if (st)
+        return st;
+    emu_registry_release(notify, EMU_NOTIFY, sizeof(emu_notify), notify_unref); /* queued tasks keep it alive */
+    emu_log(EMU_LOG_INFO, "%s notify=%p -> 0", api, notify);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    return enqueue_notify(api, notify, stream, notify_record_run, 0);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout)
+{
+    EMU_API_ENTRY();
+    return enqueue_notify(api, notify, stream, notify_wait_run, timeout);
+}
+
 /* ---- host callbacks ------------------------------------------------------
  * aclrtLaunchCallback enqueues a task that hands a report to the host thread
  * subscribed to the stream (aclrtSubscribeReport); that thread runs it in
  * aclrtProcessReport. A blocking callback holds its stream until it has run.
+ * Host functions are the same with their own subscription
+ * (aclrtSubscribeHostFunc / aclrtProcessHostFunc), always blocking; on a
+ * stream no thread subscribed to, they run on the stream's worker.
  * They share the events' lock and fork() handling: both are stream work that
  * waits on the host. */
+
+typedef enum sub_kind { SUB_REPORT, SUB_HOST_FUNC } sub_kind;
+
+static const struct {
+    const char *subscribe, *process;
+} sub_names[] = {{"aclrtSubscribeReport", "aclrtProcessReport"}, {"aclrtSubscribeHostFunc", "aclrtProcessHostFunc"}};
 
 typedef struct report {
     aclrtCallback fn;
     void *user_data;
     uint64_t thread;
     emu_stream *stream;
-    bool block;  /* ACL_CALLBACK_BLOCK: the stream waits until it has run */
+    sub_kind kind;
+    bool block; /* the stream waits until it has run */
     bool queued, done;
     int refs; /* the task, and the queue while it holds the report */
     struct report *next;
@@ -442,6 +598,7 @@ typedef struct report {
 typedef struct subscription {
     emu_stream *stream;
     uint64_t thread;
+    sub_kind kind;
 } subscription;
 
 #define MAX_SUBSCRIPTIONS 1024
@@ -455,10 +612,10 @@ static void report_unref_locked(report *r)
         free(r);
 }
 
-static ptrdiff_t find_sub_locked(const emu_stream *s)
+static ptrdiff_t find_sub_locked(const emu_stream *s, sub_kind kind)
 {
     for (size_t i = 0; i < n_subs; i++)
-        if (subs[i].stream == s)
+        if (subs[i].stream == s && subs[i].kind == kind)
             return (ptrdiff_t)i;
     return -1;
 }
@@ -496,9 +653,8 @@ static void callback_release(void *ctx)
     pthread_mutex_unlock(&ev_mu);
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
+static aclError subscribe(const char *api, sub_kind kind, uint64_t threadId, aclrtStream stream)
 {
-    EMU_API_ENTRY();
     emu_stream *s;
     int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
     if (st)
@@ -509,33 +665,32 @@ ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream
             subs[i] = subs[--n_subs];
         else
             i++;
-    ptrdiff_t at = find_sub_locked(s);
+    ptrdiff_t at = find_sub_locked(s, kind);
     if (at >= 0)
         st = emu_error(ACL_ERROR_RT_STREAM_SUBSCRIBE, api, "stream %p is already subscribed by thread %llu",
                        (void *)s, (unsigned long long)subs[at].thread);
     else if (n_subs == MAX_SUBSCRIPTIONS)
-        st = emu_error(ACL_ERROR_RT_STREAM_SUBSCRIBE, api, "more than %d subscribed streams", MAX_SUBSCRIPTIONS);
+        st = emu_error(ACL_ERROR_RT_STREAM_SUBSCRIBE, api, "more than %d subscriptions", MAX_SUBSCRIPTIONS);
     else
-        subs[n_subs++] = (subscription){s, threadId};
+        subs[n_subs++] = (subscription){s, threadId, kind};
     pthread_mutex_unlock(&ev_mu);
     if (st == 0)
         emu_log(EMU_LOG_INFO, "%s threadId=%llu stream=%p -> 0", api, (unsigned long long)threadId, stream);
     return st;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
+static aclError unsubscribe(const char *api, sub_kind kind, uint64_t threadId, aclrtStream stream)
 {
-    EMU_API_ENTRY();
     emu_stream *s;
     int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
     if (st)
         return st;
     size_t dropped = 0;
     pthread_mutex_lock(&ev_mu);
-    ptrdiff_t at = find_sub_locked(s);
+    ptrdiff_t at = find_sub_locked(s, kind);
     if (at < 0 || subs[at].thread != threadId) {
-        st = emu_error(ACL_ERROR_RT_STREAM_SUBSCRIBE, api, "stream %p is not subscribed by thread %llu", (void *)s,
-                       (unsigned long long)threadId);
+        st = emu_error(ACL_ERROR_RT_STREAM_SUBSCRIBE, api, "stream %p is not subscribed by thread %llu (%s)",
+                       (void *)s, (unsigned long long)threadId, sub_names[kind].subscribe);
     } else {
         subs[at] = subs[--n_subs];
         /* Reports of the stream that no thread will process now: dropped, so nothing waits for them. */
@@ -543,7 +698,7 @@ ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStre
         reports_tail = NULL;
         while (*pp) {
             report *r = *pp;
-            if (r->stream == s) {
+            if (r->stream == s && r->kind == kind) {
                 *pp = r->next;
                 r->done = true;
                 dropped++;
@@ -564,46 +719,31 @@ ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStre
     return st;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
-                                                 aclrtStream stream)
+/* Enqueues fn as a report for the thread subscribed to the stream with kind;
+ * *subscribed says whether there is one (nothing is enqueued otherwise). */
+static aclError launch_report(const char *api, sub_kind kind, aclrtCallback fn, void *userData, bool block,
+                              emu_stream *s, bool *subscribed)
 {
-    EMU_API_ENTRY();
-    if (blockType != ACL_CALLBACK_BLOCK && blockType != ACL_CALLBACK_NO_BLOCK)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api,
-                         "blockType %d is not ACL_CALLBACK_BLOCK (1) or ACL_CALLBACK_NO_BLOCK (0)", (int)blockType);
-    if (!fn)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "fn is NULL");
-    emu_stream *s;
-    int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
-    if (st)
-        return st;
     report *r = calloc(1, sizeof *r);
     if (!r)
         return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
-    r->fn = fn;
-    r->user_data = userData;
-    r->stream = s;
-    r->refs = 1;
+    *r = (report){.fn = fn, .user_data = userData, .stream = s, .kind = kind, .block = block, .refs = 1};
     pthread_mutex_lock(&ev_mu);
-    ptrdiff_t at = find_sub_locked(s);
+    ptrdiff_t at = find_sub_locked(s, kind);
     if (at >= 0)
         r->thread = subs[at].thread;
     pthread_mutex_unlock(&ev_mu);
+    *subscribed = at >= 0;
     if (at < 0) {
         free(r);
-        return emu_error(ACL_ERROR_RT_STREAM_SUBSCRIBE, api,
-                         "no thread is subscribed to stream %p (call aclrtSubscribeReport first)", (void *)s);
+        return ACL_SUCCESS;
     }
-    r->block = blockType == ACL_CALLBACK_BLOCK;
-    if ((st = emu_stream_enqueue(s, callback_run, callback_release, r, NULL)) != 0)
-        return emu_error(st, api, "out of memory");
-    emu_log(EMU_LOG_INFO, "%s blockType=%d stream=%p -> 0", api, (int)blockType, stream);
-    return ACL_SUCCESS;
+    int st = emu_stream_enqueue(s, callback_run, callback_release, r, NULL);
+    return st ? emu_error(st, api, "out of memory") : ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout)
+static aclError process(const char *api, sub_kind kind, int32_t timeout)
 {
-    EMU_API_ENTRY();
     if (timeout < -1 || timeout == 0)
         return emu_error(ACL_ERROR_INVALID_PARAM, api,
                          "timeout %d: -1 waits for ever, a value > 0 waits that many milliseconds", (int)timeout);
@@ -614,12 +754,12 @@ ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout)
     pthread_mutex_lock(&ev_mu);
     bool subscribed = false;
     for (size_t i = 0; i < n_subs && !subscribed; i++)
-        subscribed = subs[i].thread == self;
+        subscribed = subs[i].thread == self && subs[i].kind == kind;
     if (!subscribed)
         st = ACL_ERROR_RT_THREAD_SUBSCRIBE;
     while (st == 0 && !mine) {
         report **pp = &reports_head, *prev = NULL;
-        while (*pp && (*pp)->thread != self)
+        while (*pp && ((*pp)->thread != self || (*pp)->kind != kind))
             prev = *pp, pp = &(*pp)->next;
         if (*pp) { /* the oldest report for this thread */
             mine = *pp;
@@ -634,8 +774,8 @@ ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout)
     }
     pthread_mutex_unlock(&ev_mu);
     if (st == ACL_ERROR_RT_THREAD_SUBSCRIBE)
-        return emu_error(st, api, "this thread (%llu) is not subscribed to any stream (aclrtSubscribeReport)",
-                         (unsigned long long)self);
+        return emu_error(st, api, "this thread (%llu) is not subscribed to any stream (%s)", (unsigned long long)self,
+                         sub_names[kind].subscribe);
     if (st)
         return emu_error(st, api, "no callback report arrived within %d ms", (int)timeout);
     mine->fn(mine->user_data); /* on this thread, outside every lock */
@@ -646,6 +786,63 @@ ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout)
     pthread_mutex_unlock(&ev_mu);
     emu_log(EMU_LOG_INFO, "%s timeout=%d -> 0", api, (int)timeout);
     return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    return subscribe(api, SUB_REPORT, threadId, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    return unsubscribe(api, SUB_REPORT, threadId, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream)
+{
+    EMU_API_ENTRY();
+    return subscribe(api, SUB_HOST_FUNC, hostFuncThreadId, exeStream);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream)
+{
+    EMU_API_ENTRY();
+    return unsubscribe(api, SUB_HOST_FUNC, hostFuncThreadId, exeStream);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
+                                                 aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    if (blockType != ACL_CALLBACK_BLOCK && blockType != ACL_CALLBACK_NO_BLOCK)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api,
+                         "blockType %d is not ACL_CALLBACK_BLOCK (1) or ACL_CALLBACK_NO_BLOCK (0)", (int)blockType);
+    if (!fn)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "fn is NULL");
+    emu_stream *s;
+    bool subscribed;
+    int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
+    if (st || (st = launch_report(api, SUB_REPORT, fn, userData, blockType == ACL_CALLBACK_BLOCK, s, &subscribed)))
+        return st;
+    if (!subscribed)
+        return emu_error(ACL_ERROR_RT_STREAM_SUBSCRIBE, api,
+                         "no thread is subscribed to stream %p (call aclrtSubscribeReport first)", (void *)s);
+    emu_log(EMU_LOG_INFO, "%s blockType=%d stream=%p -> 0", api, (int)blockType, stream);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout)
+{
+    EMU_API_ENTRY();
+    return process(api, SUB_REPORT, timeout);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout)
+{
+    EMU_API_ENTRY();
+    return process(api, SUB_HOST_FUNC, timeout);
 }
 
 typedef struct host_func {
@@ -667,15 +864,18 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFu
     if (!fn)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "fn is NULL");
     emu_stream *s;
+    bool subscribed;
     int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
-    if (st)
+    if (st || (st = launch_report(api, SUB_HOST_FUNC, fn, args, true, s, &subscribed)))
         return st;
-    host_func *h = malloc(sizeof *h);
-    if (!h)
-        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
-    *h = (host_func){fn, args};
-    if ((st = emu_stream_enqueue(s, host_func_run, free, h, NULL)) != 0)
-        return emu_error(st, api, "out of memory");
-    emu_log(EMU_LOG_INFO, "%s stream=%p -> 0", api, stream);
+    if (!subscribed) { /* nobody subscribed: the stream's worker runs it */
+        host_func *h = malloc(sizeof *h);
+        if (!h)
+            return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
+        *h = (host_func){fn, args};
+        if ((st = emu_stream_enqueue(s, host_func_run, free, h, NULL)) != 0)
+            return emu_error(st, api, "out of memory");
+    }
+    emu_log(EMU_LOG_INFO, "%s stream=%p -> 0%s", api, stream, subscribed ? " (to the subscribed thread)" : "");
     return ACL_SUCCESS;
 }

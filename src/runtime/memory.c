@@ -27,7 +27,7 @@ typedef struct block {
     size_t size;
     bool device;
     bool owned; /* false: host memory registered with aclrtHostRegister */
-    int refs;   /* registrations of that host memory */
+    int refs;   /* registrations of host memory (of aclrtMallocHost's too: it may be registered) */
     int policy;
     /* The last enqueued work that writes the block (missing-synchronise check) and
      * that uses it at all (freeing memory still in use). */
@@ -87,7 +87,8 @@ static int add_block(uintptr_t base, size_t size, bool device, bool owned, int p
         blocks[i] = blocks[i - 1];
         i--;
     }
-    blocks[i] = (block){.base = base, .size = size, .device = device, .owned = owned, .refs = 1, .policy = policy};
+    blocks[i] = (block){
+        .base = base, .size = size, .device = device, .owned = owned, .refs = owned ? 0 : 1, .policy = policy};
     n_blocks++;
     pthread_mutex_unlock(&mu);
     return 0;
@@ -212,25 +213,26 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
     return release("aclrtFreeHost", hostPtr, false);
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr)
+/* Registered host memory, or aclrtMallocHost's memory while registered. */
+static bool is_registered_locked(const block *b)
 {
-    EMU_API_ENTRY();
-    if (!ptr || !devPtr)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", ptr ? "devPtr" : "ptr");
+    return !b->owned || (!b->device && b->refs > 0);
+}
+
+/* Records [ptr, ptr+size) as registered host memory (a reference more when inside a registration). */
+static aclError register_host(const char *api, void *ptr, uint64_t size)
+{
     if (size == 0 || size > (uint64_t)PTRDIFF_MAX)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "size %llu is invalid", (unsigned long long)size);
-    if (type != ACL_HOST_REGISTER_MAPPED)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "type %d is not an aclrtHostRegisterType", (int)type);
     int st = emu_require_init(api);
     if (st)
         return st;
     uintptr_t a = (uintptr_t)ptr, b = a + (size_t)size;
     pthread_mutex_lock(&mu);
     ptrdiff_t i = find_locked(a);
-    if (i >= 0 && !blocks[i].owned && b - blocks[i].base <= blocks[i].size) {
-        blocks[i].refs++; /* inside an existing registration */
+    if (i >= 0 && (!blocks[i].owned || !blocks[i].device) && b - blocks[i].base <= blocks[i].size) {
+        blocks[i].refs++; /* inside an existing registration or aclrtMallocHost's memory */
         pthread_mutex_unlock(&mu);
-        *devPtr = ptr;
         return ACL_SUCCESS;
     }
     bool overlap = i >= 0 || (find_locked(b - 1) >= 0);
@@ -242,7 +244,48 @@ ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHo
                          (unsigned long long)size);
     if (add_block(a, (size_t)size, true, false, 0) != 0)
         return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory recording the block");
-    *devPtr = ptr;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr)
+{
+    EMU_API_ENTRY();
+    if (!ptr || !devPtr)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", ptr ? "devPtr" : "ptr");
+    if (type != ACL_HOST_REGISTER_MAPPED)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "type %d is not an aclrtHostRegisterType", (int)type);
+    int st = register_host(api, ptr, size);
+    if (!st)
+        *devPtr = ptr;
+    return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag)
+{
+    EMU_API_ENTRY();
+    if (!ptr)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "ptr is NULL");
+    const uint32_t known = ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED;
+    if (flag & ~known)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "flag 0x%x has bits no ACL_HOST_REG_* flag defines",
+                         (unsigned)flag);
+    return register_host(api, ptr, size);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag)
+{
+    EMU_API_ENTRY();
+    if (!pHost || !pDevice)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", pHost ? "pDevice" : "pHost");
+    if (flag != 0)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "flag must be 0 (reserved), not %u", (unsigned)flag);
+    pthread_mutex_lock(&mu);
+    ptrdiff_t i = find_locked((uintptr_t)pHost);
+    bool registered = i >= 0 && is_registered_locked(&blocks[i]);
+    pthread_mutex_unlock(&mu);
+    if (!registered)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%p is not registered host memory (aclrtHostRegister)", pHost);
+    *pDevice = pHost; /* the emulated device addresses host memory directly */
     return ACL_SUCCESS;
 }
 
@@ -251,8 +294,8 @@ ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr)
     EMU_API_ENTRY();
     pthread_mutex_lock(&mu);
     ptrdiff_t i = ptr ? find_locked((uintptr_t)ptr) : -1;
-    bool ok = i >= 0 && !blocks[i].owned;
-    if (ok && --blocks[i].refs == 0) {
+    bool ok = i >= 0 && is_registered_locked(&blocks[i]);
+    if (ok && --blocks[i].refs == 0 && !blocks[i].owned) {
         memmove(&blocks[i], &blocks[i + 1], (n_blocks - (size_t)i - 1) * sizeof *blocks);
         n_blocks--;
     }

@@ -80,6 +80,7 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_CONTEXT: return "aclrtContext";
     case EMU_ALLOCATOR_DESC: return "aclrtAllocatorDesc";
     case EMU_PROF_CONFIG: return "aclprofConfig";
+    case EMU_NOTIFY: return "aclrtNotify";
     default: return "handle";
     }
 }

@@ -28,6 +28,7 @@ typedef enum emu_kind {
     EMU_CONTEXT,
     EMU_ALLOCATOR_DESC,
     EMU_PROF_CONFIG,
+    EMU_NOTIFY,
     EMU_KIND_COUNT
 } emu_kind;
 
@@ -87,6 +88,9 @@ void emu_stream_wait(emu_stream *s, uint64_t seq);
 emu_stream *emu_stream_create(int32_t device, bool is_default);
 void emu_stream_destroy(emu_stream *s);
 int32_t emu_stream_device(const emu_stream *s);
+/* aclrtCreateStreamWithConfig's priority and flags (0 and 0 for other streams), and the stream's id. */
+void emu_stream_set_config(emu_stream *s, uint32_t priority, uint32_t flags);
+void emu_stream_get_config(emu_stream *s, uint32_t *priority, uint32_t *flags, uint32_t *id);
 /* Called with every stream about to be freed (set once, by a higher module, at load time). */
 void emu_stream_on_destroy(void (*hook)(emu_stream *s));
 

@@ -36,6 +36,7 @@ struct emu_stream {
     char error_msg[EMU_MSG_MAX];
     int32_t device;
     uint32_t id; /* aclrtExceptionInfo's stream id */
+    uint32_t priority, flags; /* aclrtCreateStreamWithConfig's, reported back by aclrtStreamGet* */
     bool is_default, shutdown;
     bool has_worker; /* false in a fork() child until work arrives */
     bool running;    /* a task is executing (on the worker or on a synchronising host thread) */
@@ -570,6 +571,23 @@ void emu_stream_set_stop_on_failure(emu_stream *s, bool stop)
 {
     pthread_mutex_lock(&s->mu);
     s->stop_on_failure = stop;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void emu_stream_set_config(emu_stream *s, uint32_t priority, uint32_t flags)
+{
+    pthread_mutex_lock(&s->mu);
+    s->priority = priority;
+    s->flags = flags;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void emu_stream_get_config(emu_stream *s, uint32_t *priority, uint32_t *flags, uint32_t *id)
+{
+    pthread_mutex_lock(&s->mu);
+    *priority = s->priority;
+    *flags = s->flags;
+    *id = s->id;
     pthread_mutex_unlock(&s->mu);
 }
 

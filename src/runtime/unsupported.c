@@ -90,3 +90,74 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
     (void)handle, (void)event;
     return not_supported(api, "sharing events between processes (IPC)");
 }
+
+/* ---- declared so that programs compile; every parameter goes unused ---- */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#define NOT_SUPPORTED(what)                   \
+    {                                         \
+        EMU_API_ENTRY();                      \
+        return not_supported(api, what);      \
+    }
+
+#define KERNELS "launching device kernels (kernel binaries, kernel arguments, aclrtLaunchKernel*)"
+#define VIRTUAL_MEMORY "virtual and physical device memory (aclrtReserveMemAddress, aclrtMallocPhysical, ...)"
+#define MANAGED_MEMORY "managed (unified) memory"
+#define MODEL_RI "model runtime instances (aclmdlRI: building, capturing and executing task graphs)"
+
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
+                                                     aclrtBinHandle *binHandle) NOT_SUPPORTED(KERNELS)
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t length,
+                                                     const aclrtBinaryLoadOptions *options,
+                                                     aclrtBinHandle *binHandle) NOT_SUPPORTED(KERNELS)
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
+                                                    aclrtFuncHandle *funcHandle) NOT_SUPPORTED(KERNELS)
+ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) NOT_SUPPORTED(KERNELS)
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
+                                                 aclrtArgsHandle *argsHandle) NOT_SUPPORTED(KERNELS)
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
+                                                   aclrtParamHandle *paramHandle) NOT_SUPPORTED(KERNELS)
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) NOT_SUPPORTED(KERNELS)
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+                                               size_t argsSize, aclrtStream stream) NOT_SUPPORTED(KERNELS)
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                         aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                                         aclrtArgsHandle argsHandle,
+                                                         void *reserve) NOT_SUPPORTED(KERNELS)
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+                                                 size_t argsSize, aclrtLaunchKernelCfg *cfg,
+                                                 aclrtStream stream) NOT_SUPPORTED(KERNELS)
+
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr,
+                                                    uint64_t flags) NOT_SUPPORTED(VIRTUAL_MEMORY)
+ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr) NOT_SUPPORTED(VIRTUAL_MEMORY)
+ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
+                                                 const aclrtPhysicalMemProp *prop,
+                                                 uint64_t flags) NOT_SUPPORTED(VIRTUAL_MEMORY)
+ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle) NOT_SUPPORTED(VIRTUAL_MEMORY)
+ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+                                         uint64_t flags) NOT_SUPPORTED(VIRTUAL_MEMORY)
+ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr) NOT_SUPPORTED(VIRTUAL_MEMORY)
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
+                                                              aclrtMemGranularityOptions option,
+                                                              size_t *granularity) NOT_SUPPORTED(VIRTUAL_MEMORY)
+ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc,
+                                               size_t count) NOT_SUPPORTED(VIRTUAL_MEMORY)
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
+                                                             uint64_t flags,
+                                                             uint64_t *shareableHandle) NOT_SUPPORTED(VIRTUAL_MEMORY)
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
+                                                               aclrtDrvMemHandle *handle) NOT_SUPPORTED(VIRTUAL_MEMORY)
+
+ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag) NOT_SUPPORTED(MANAGED_MEMORY)
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag) NOT_SUPPORTED(MODEL_RI)
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve) NOT_SUPPORTED(MODEL_RI)
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream,
+                                                uint32_t flag) NOT_SUPPORTED(MODEL_RI)
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) NOT_SUPPORTED(MODEL_RI)
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) NOT_SUPPORTED(MODEL_RI)
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) NOT_SUPPORTED(MODEL_RI)
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) NOT_SUPPORTED(MODEL_RI)
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI) NOT_SUPPORTED(MODEL_RI)
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) NOT_SUPPORTED(MODEL_RI)
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI) NOT_SUPPORTED(MODEL_RI)

@@ -58,6 +58,22 @@ static void CallbackFunc(void *userData)
     g_callbacks += *static_cast<int *>(userData);
 }
 
+static std::atomic<bool> g_hostFuncExit{false};
+static std::atomic<pthread_t> g_hostFuncRanOn{};
+
+static void *ProcessHostFunc(void *)
+{
+    while (!g_hostFuncExit) {
+        (void)aclrtProcessHostFunc(100);
+    }
+    return nullptr;
+}
+
+static void HostFunc(void *)
+{
+    g_hostFuncRanOn = pthread_self();
+}
+
 int main()
 {
     const int32_t deviceId = 0;
@@ -122,6 +138,39 @@ int main()
     CHECK_RET(aclrtUnSubscribeReport(static_cast<uint64_t>(tid), producer));
     g_exit = true;
     pthread_join(tid, nullptr);
+
+    // Host functions on their own subscribed thread; the stream waits for them.
+    pthread_t hostTid;
+    EXPECT(pthread_create(&hostTid, nullptr, ProcessHostFunc, nullptr) == 0);
+    CHECK_RET(aclrtSubscribeHostFunc(static_cast<uint64_t>(hostTid), consumer));
+    CHECK_RET(aclrtLaunchHostFunc(consumer, HostFunc, nullptr));
+    CHECK_RET(aclrtSynchronizeStream(consumer));
+    EXPECT(pthread_equal(g_hostFuncRanOn.load(), hostTid));
+    CHECK_RET(aclrtUnSubscribeHostFunc(static_cast<uint64_t>(hostTid), consumer));
+    g_hostFuncExit = true;
+    pthread_join(hostTid, nullptr);
+
+    // A notify hands the producer's result to a high-priority consumer stream.
+    aclrtStream urgent = nullptr;
+    int32_t least = -1, greatest = -1;
+    CHECK_RET(aclrtDeviceGetStreamPriorityRange(&least, &greatest));
+    CHECK_RET(aclrtCreateStreamWithConfig(&urgent, static_cast<uint32_t>(greatest), ACL_STREAM_FAST_LAUNCH));
+    uint32_t priority = 99, flags = 0;
+    CHECK_RET(aclrtStreamGetPriority(urgent, &priority));
+    CHECK_RET(aclrtStreamGetFlags(urgent, &flags));
+    EXPECT(least == 7 && priority == 0 && flags == ACL_STREAM_FAST_LAUNCH);
+    aclrtNotify notify = nullptr;
+    CHECK_RET(aclrtCreateNotify(&notify, ACL_NOTIFY_DEFAULT));
+    CHECK_RET(aclrtMemsetAsync(src, size, 42, size, producer));
+    CHECK_RET(aclrtRecordNotify(notify, producer));
+    CHECK_RET(aclrtWaitAndResetNotify(notify, urgent, 0));
+    CHECK_RET(aclrtMemcpyAsync(dst, size, src, size, ACL_MEMCPY_DEVICE_TO_DEVICE, urgent));
+    CHECK_RET(aclrtSynchronizeStream(urgent));
+    CHECK_RET(aclrtMemcpy(host.data(), size, dst, size, ACL_MEMCPY_DEVICE_TO_HOST));
+    EXPECT(host.front() == 42 && host.back() == 42);
+    CHECK_RET(aclrtSynchronizeStream(producer));
+    CHECK_RET(aclrtDestroyNotify(notify));
+    CHECK_RET(aclrtDestroyStream(urgent));
 
     // A pitched copy: a 3x5 window of a 6x8 host image into a 4x16 device image.
     std::vector<unsigned char> image(6 * 8), back(4 * 16, 0);
