@@ -233,3 +233,25 @@ OUT_OF_SCOPE = [
 def test_out_of_scope_calls_say_so(call, args, what):
     msg = _raises(lib.ACL_ERROR_API_NOT_SUPPORT, call, *args)
     assert what in msg and "not supported by the emulator" in msg
+
+
+def test_dump_switches_are_accepted_and_dump_nothing(tmp_path):
+    @ffi.callback("int32_t(const acldumpChunk *, int32_t)")
+    def on_chunk(chunk, length):
+        raise AssertionError("the emulator produces no dump data")
+
+    assert lib.acldumpRegCallback(on_chunk, 0) == 0
+    assert lib.acldumpGetPath(lib.DATA_DUMP) == ffi.NULL
+    assert lib.aclopStartDumpArgs(1, str(tmp_path).encode()) == 0
+    assert lib.aclopStopDumpArgs(1) == 0
+    lib.acldumpUnregCallback()
+    assert list(tmp_path.iterdir()) == []
+    assert "messageCallback is NULL" in _raises(lib.ACL_ERROR_INVALID_PARAM, "acldumpRegCallback", ffi.NULL, 0)
+    assert "dumpType 2" in _raises(lib.ACL_ERROR_INVALID_PARAM, "aclopStartDumpArgs", 2, b"/tmp")
+    assert "path is NULL" in _raises(lib.ACL_ERROR_INVALID_PARAM, "aclopStartDumpArgs", 1, ffi.NULL)
+    assert "dumpType 0" in _raises(lib.ACL_ERROR_INVALID_PARAM, "aclopStopDumpArgs", 0)
+    info = ffi.new("acldumpTensorInfo *")
+    msg = _raises(lib.ACL_ERROR_API_NOT_SUPPORT, "acldumpSaveExceptionInfo", b"f", b"tag", info, 1)
+    assert "writing exception dumps is not supported" in msg
+    buf = ffi.new("char[256]")
+    assert "not supported" in _raises(lib.ACL_ERROR_API_NOT_SUPPORT, "acldumpGetExceptionInfoPath", buf, 256)

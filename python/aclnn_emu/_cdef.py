@@ -208,6 +208,60 @@ aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags);
 aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num);
 aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
 aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event);
+#define ACL_DUMP_MAX_FILE_PATH_LENGTH 4096
+#define ACL_DUMP_MAX_SHAPE_NUM 25
+typedef struct acldumpChunk {
+    char fileName[4096];
+    uint32_t bufLen;
+    uint32_t isLastChunk;
+    int64_t offset;
+    int32_t flag;
+    uint8_t dataBuf[0];
+} acldumpChunk;
+aclError acldumpRegCallback(int32_t (*const messageCallback)(const acldumpChunk *, int32_t), int32_t flag);
+void acldumpUnregCallback(void);
+aclError aclopStartDumpArgs(uint32_t dumpType, const char *path);
+aclError aclopStopDumpArgs(uint32_t dumpType);
+typedef enum acldumpType {
+    AIC_ERR_BRIEF_DUMP = 1,
+    AIC_ERR_NORM_DUMP = 2,
+    AIC_ERR_DETAIL_DUMP = 3,
+    DATA_DUMP = 4,
+    OVERFLOW_DUMP = 5
+} acldumpType;
+const char *acldumpGetPath(acldumpType dumpType);
+typedef enum acldumpTensorType {
+    ACL_DUMP_TENSOR_INPUT = 0,
+    ACL_DUMP_TENSOR_OUTPUT,
+    ACL_DUMP_TENSOR_WORKSPACE
+} acldumpTensorType;
+typedef enum acldumpTensorAddressType {
+    ACL_DUMP_ADDR_PTR = 0,
+    ACL_DUMP_ADDR_PTR_PTR,
+    ACL_DUMP_ADDR_RAW
+} acldumpTensorAddressType;
+typedef enum acldumpTensorPlacement {
+    ACL_DUMP_PLACEMENT_DEVICE = 0,
+    ACL_DUMP_PLACEMENT_HOST,
+    ACL_DUMP_PLACEMENT_END
+} acldumpTensorPlacement;
+typedef struct acldumpTensorInfo {
+    acldumpTensorType type;
+    size_t tensorSize;
+    int32_t format;
+    int32_t dataType;
+    int64_t *tensorAddr;
+    acldumpTensorAddressType addrType;
+    acldumpTensorPlacement placement;
+    uint32_t argsOffset;
+    uint32_t shapeNum;
+    uint32_t originShapeNum;
+    uint64_t shape[25];
+    uint64_t originShape[25];
+} acldumpTensorInfo;
+aclError acldumpSaveExceptionInfo(const char *fileName, const char *userTag, const acldumpTensorInfo *tensors,
+    size_t tensorCount);
+aclError acldumpGetExceptionInfoPath(char *path, size_t maxLen);
 typedef void *aclrtBinHandle;
 typedef void *aclrtFuncHandle;
 typedef void *aclrtArgsHandle;

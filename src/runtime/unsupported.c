@@ -8,6 +8,7 @@
  */
 #include <unistd.h>
 
+#include "acl/acl_dump.h"
 #include "runtime.h"
 
 static aclError not_supported(const char *api, const char *what)
@@ -37,6 +38,53 @@ ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void)
     EMU_API_ENTRY();
     (void)api;
     return ACL_SUCCESS;
+}
+
+ACL_DUMP_API aclError acldumpRegCallback(int32_t (*const messageCallback)(const acldumpChunk *, int32_t), int32_t flag)
+{
+    EMU_API_ENTRY();
+    if (!messageCallback)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "messageCallback is NULL");
+    emu_log(EMU_LOG_INFO, "%s flag=%d: accepted, the emulator produces no dump data -> 0", api, (int)flag);
+    return ACL_SUCCESS;
+}
+
+ACL_DUMP_API void acldumpUnregCallback(void)
+{
+    EMU_API_ENTRY();
+    emu_log(EMU_LOG_INFO, "%s", api);
+}
+
+static aclError check_dump_args_type(const char *api, uint32_t dumpType)
+{
+    if (dumpType != ACL_OP_DUMP_OP_AICORE_ARGS)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "dumpType %u is not ACL_OP_DUMP_OP_AICORE_ARGS (1)",
+                         (unsigned)dumpType);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclopStartDumpArgs(uint32_t dumpType, const char *path)
+{
+    EMU_API_ENTRY();
+    int st = check_dump_args_type(api, dumpType);
+    if (!st && !path)
+        st = emu_error(ACL_ERROR_INVALID_PARAM, api, "path is NULL");
+    if (!st)
+        emu_log(EMU_LOG_INFO, "%s path=%s: accepted, nothing is dumped on the emulator -> 0", api, path);
+    return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclopStopDumpArgs(uint32_t dumpType)
+{
+    EMU_API_ENTRY();
+    return check_dump_args_type(api, dumpType);
+}
+
+ACL_FUNC_VISIBILITY const char *acldumpGetPath(acldumpType dumpType)
+{
+    EMU_API_ENTRY();
+    emu_log(EMU_LOG_INFO, "%s dumpType=%d -> NULL (no dump is configured on the emulator)", api, (int)dumpType);
+    return NULL;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid)
@@ -161,3 +209,10 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) 
 ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI) NOT_SUPPORTED(MODEL_RI)
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) NOT_SUPPORTED(MODEL_RI)
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI) NOT_SUPPORTED(MODEL_RI)
+
+#define EXCEPTION_DUMPS "writing exception dumps"
+
+ACL_FUNC_VISIBILITY aclError acldumpSaveExceptionInfo(const char *fileName, const char *userTag,
+                                                      const acldumpTensorInfo *tensors,
+                                                      size_t tensorCount) NOT_SUPPORTED(EXCEPTION_DUMPS)
+ACL_FUNC_VISIBILITY aclError acldumpGetExceptionInfoPath(char *path, size_t maxLen) NOT_SUPPORTED(EXCEPTION_DUMPS)
