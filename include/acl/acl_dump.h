@@ -17,6 +17,12 @@
 
 #define ACL_DUMP_API __attribute__((visibility("default")))
 #define ACL_DUMP_WEAK __attribute__((weak))
+/* CANN's zero-length dataBuf is a GNU extension; this keeps -pedantic builds quiet. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ACL_DUMP_ZERO_LENGTH __extension__
+#else
+#define ACL_DUMP_ZERO_LENGTH
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,7 +38,7 @@ typedef struct acldumpChunk {
     uint32_t isLastChunk;
     int64_t offset;
     int32_t flag;
-    uint8_t dataBuf[0];
+    ACL_DUMP_ZERO_LENGTH uint8_t dataBuf[0];
 } acldumpChunk;
 
 /**
