@@ -47,8 +47,8 @@ def header_text(tmp_path):
         (tmp_path / "stub" / name).write_text("")
     src = tmp_path / "all.h"
     src.write_text("".join(f'#include "{h}"\n' for h in HEADERS))
-    cmd = ["cc", "-E", "-P", "-nostdinc", f"-I{tmp_path / 'stub'}", *cli.cflags(), "-D__attribute__(x)=", "-D__extension__=",
-           str(src)]  # fmt: skip
+    cmd = ["cc", "-E", "-P", "-nostdinc", f"-I{tmp_path / 'stub'}", *cli.cflags(), "-D__attribute__(x)=",
+           "-D__extension__=", str(src)]  # fmt: skip
     return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
 
 
