@@ -119,6 +119,100 @@ def torch_interpolation_matrix(out_size: int, in_size: int, align_corners: bool,
     return m
 
 
+# ---- upsample_bilinear2d (forward) --------------------------------------------
+#
+# Written from CANN's op_api (image/upsample_bilinear2d/op_host/op_api/
+# aclnn_upsample_bilinear_2d.cpp and upsample_bilinear2d.cpp), the AscendC
+# tiling (compute_scale_value) and kernel (upsample_bilinear2d_common.h:
+# getCenterValue, getLambda), and the TBE ResizeBilinearV2 of CANN 8.1.RC1
+# (calculate_scale, calcu_out_in_idx), for the 910B branch.
+
+
+def cann_upsample_forward_plan(in_hw, out_hw, align_corners, scales_h, scales_w, dtype, nhwc=False):
+    """(path, ratio_h, ratio_w, skip_h, skip_w) of the 910B op_api and tiling; path is
+    "copy", "upsample" (AscendC UpsampleBilinear2d) or "resize" (ResizeBilinearV2)."""
+    (h, w), (oh, ow) = in_hw, out_hw
+    is_bf16 = np.dtype(dtype).name == "bfloat16"
+
+    def get_bilinear_scales(i, o, s):
+        if o == i:
+            return 1.0
+        if align_corners:
+            return (i - 1) / (o - 1) if o > 1 else 0.0
+        return 1.0 / s if s > 0 else i / o
+
+    def upsample_predicates():
+        if abs(scales_w - 2.0) < 1e-9 and abs(scales_h - 2.0) < 1e-9 and not is_bf16:
+            return False
+        if abs(scales_h) < 1e-12 or abs(scales_w) < 1e-12:
+            return False
+        sh1, sw1 = scales_h, scales_w
+        if abs(scales_h - 1.0) < 1e-9 and abs(scales_w - 1.0) < 1e-9 and (oh != h or ow != w):
+            if not is_bf16:
+                return False
+            sh1 = sw1 = 0.0
+        if F32(get_bilinear_scales(h, oh, sh1)) > 50 or F32(get_bilinear_scales(w, ow, sw1)) > 50:
+            return False
+        return int(h * scales_h) == oh and int(w * scales_w) == ow
+
+    aicore = np.dtype(dtype) != np.float64
+    if aicore and not nhwc and upsample_predicates():
+        if (h, w) == (oh, ow):
+            return "copy", F32(1), F32(1), False, False
+
+        def tiling(i, o, real):
+            if o == i:
+                return F32(1)
+            if align_corners:
+                return F32(i - 1) / F32(o - 1) if o > 1 else F32(0)
+            return real if real > 0 else F32(i) / F32(o)
+
+        both_one = abs(scales_h - 1.0) <= 1e-9 and abs(scales_w - 1.0) <= 1e-9
+        real_h = F32(0) if both_one else F32(1.0 / scales_h)
+        real_w = F32(0) if both_one else F32(1.0 / scales_w)
+        r_h, r_w = tiling(h, oh, real_h), tiling(w, ow, real_w)
+        skip_w = abs(float(r_w) - 1.0) < 1e-6
+        skip_h = abs(float(r_h) - 1.0) < 1e-6 and not skip_w
+        return "upsample", r_h, r_w, skip_h, skip_w
+
+    def resize(i, o):
+        return F32(i - 1) / F32(o - 1) if align_corners and o > 1 else F32(i) / F32(o)
+
+    return "resize", resize(h, oh), resize(w, ow), False, False
+
+
+def forward_axis(out_size: int, in_size: int, align_corners: bool, ratio, skip=False):
+    """(lo, hi, wl, wh) per output index, in float32 as the kernels compute them."""
+    i = np.arange(out_size)
+    if skip:
+        lo = np.minimum(i, in_size - 1)
+        return lo, lo, np.ones(out_size, F32), np.zeros(out_size, F32)
+    r = F32(ratio)
+    fi = i.astype(F32)
+    c = r * fi if align_corners else r * (fi + F32(0.5)) - F32(0.5)
+    c = np.where(c > 0, c, F32(0)).astype(F32)
+    lo = np.where(c < in_size - 1, np.trunc(c), in_size - 1).astype(np.int64)
+    lam = np.where(lo < in_size - 1, np.clip(c - lo.astype(F32), F32(0), F32(1)), F32(0)).astype(F32)
+    hi = np.where(lo < in_size - 1, lo + 1, lo)
+    return lo, hi, (F32(1) - lam).astype(F32), lam
+
+
+def upsample_bilinear2d_forward(x_nchw, out_hw, align_corners, scales_h, scales_w, dtype=np.float32, nhwc=False):
+    """CANN's result, NCHW float32 (bit for bit): the W pass, then the H pass, in float32."""
+    x = np.asarray(x_nchw).astype(F32)
+    h, w = x.shape[2:]
+    path, r_h, r_w, skip_h, skip_w = cann_upsample_forward_plan((h, w), out_hw, align_corners, scales_h, scales_w,
+                                                                dtype, nhwc)  # fmt: skip
+    if path == "copy":
+        return x.copy()
+    lo, hi, wl, wh = forward_axis(out_hw[1], w, align_corners, r_w, skip_w)
+    t = (wl * x[..., lo] + wh * x[..., hi]).astype(F32)  # the W pass: (N, C, H, outW)
+    lo, hi, wl, wh = forward_axis(out_hw[0], h, align_corners, r_h, skip_h)
+    if skip_h:
+        return t[:, :, lo, :]
+    return (wl[:, None] * t[:, :, lo, :] + wh[:, None] * t[:, :, hi, :]).astype(F32)
+
+
 # ---- roi_align_v2_backward ----------------------------------------------------
 #
 # A float32 model of CANN's kernels, written from their source: the 910B TBE

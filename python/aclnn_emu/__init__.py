@@ -27,8 +27,10 @@ from .errors import (
 from .ops import (
     roi_align_v2_backward,
     roi_align_v2_backward_get_workspace_size,
+    upsample_bilinear2d,
     upsample_bilinear2d_backward_v2,
     upsample_bilinear2d_backward_v2_get_workspace_size,
+    upsample_bilinear2d_get_workspace_size,
 )
 from .runtime import (
     Context,
@@ -91,6 +93,8 @@ __all__ = [
     "set_soc",
     "soc_name",
     "synchronize_device",
+    "upsample_bilinear2d",
     "upsample_bilinear2d_backward_v2",
     "upsample_bilinear2d_backward_v2_get_workspace_size",
+    "upsample_bilinear2d_get_workspace_size",
 ]

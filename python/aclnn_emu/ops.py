@@ -23,8 +23,10 @@ from .runtime import FORMATS, DeviceBuffer, Executor, IntArray, Stream, Tensor, 
 __all__ = [
     "roi_align_v2_backward",
     "roi_align_v2_backward_get_workspace_size",
+    "upsample_bilinear2d",
     "upsample_bilinear2d_backward_v2",
     "upsample_bilinear2d_backward_v2_get_workspace_size",
+    "upsample_bilinear2d_get_workspace_size",
 ]
 
 
@@ -198,6 +200,7 @@ class _Operator:
 # The operator table: one entry per operator.
 _ROI_ALIGN_V2_BACKWARD = _Operator("aclnnRoiAlignV2Backward")
 _UPSAMPLE_BILINEAR2D_BACKWARD_V2 = _Operator("aclnnUpsampleBilinear2dBackwardV2")
+_UPSAMPLE_BILINEAR2D = _Operator("aclnnUpsampleBilinear2d")
 
 
 def _output(out: Any, shape: Sequence[int], dtype: np.dtype) -> tuple[Any, np.ndarray, np.ndarray]:
@@ -331,6 +334,120 @@ def upsample_bilinear2d_backward_v2_get_workspace_size(
         float(scales_w), out.handle,
     ]  # fmt: skip
     return _UPSAMPLE_BILINEAR2D_BACKWARD_V2.plan(args, (grad_out, out))
+
+
+def upsample_bilinear2d_get_workspace_size(
+    self: Tensor,
+    output_size: IntArray,
+    align_corners: bool,
+    scales_h: float,
+    scales_w: float,
+    out: Tensor,
+) -> tuple[int, Executor]:
+    """Phase one of ``aclnnUpsampleBilinear2d`` (handle level), as the C call.
+
+    Parameters
+    ----------
+    self : Tensor
+        ``(N, C, H, W)`` (NCHW) or ``(N, H, W, C)`` (NHWC); FLOAT, FLOAT16,
+        BF16, or DOUBLE in NHWC.
+    output_size : IntArray
+        ``(outH, outW)``; must equal ``out``'s H and W.
+    align_corners : bool
+        Corner-pixel-centre alignment.
+    scales_h, scales_w : float
+        Scale factors (0: unset); CANN's kernel uses ``1 / scale`` only when
+        ``int(H * scales_h) == outH`` (likewise W), else the sizes' ratio.
+    out : Tensor
+        ``self``'s dtype and format, shape ``(N, C, outH, outW)`` or ``(N, outH, outW, C)``.
+
+    Returns
+    -------
+    workspace_size : int
+        Bytes of device workspace phase two needs (CANN's estimate); 0 for empty tensors.
+    executor : Executor
+        The planned call; it keeps the tensors' memory alive.
+
+    Raises
+    ------
+    InnerError
+        A NULL ``self`` or ``out`` (561103, CANN's status for it).
+    ParamInvalidError
+        A dtype, format, shape, scale or ``output_size`` CANN refuses (161002), in CANN's check order.
+    """
+    args = [self.handle, output_size.handle, bool(align_corners), float(scales_h), float(scales_w), out.handle]
+    return _UPSAMPLE_BILINEAR2D.plan(args, (self, out))
+
+
+def upsample_bilinear2d(
+    input: Any,
+    output_size: Sequence[int],
+    align_corners: bool = False,
+    scales_h: float = 0.0,
+    scales_w: float = 0.0,
+    *,
+    format: str = "NCHW",
+    out: Any = None,
+    stream: Stream | None = None,
+) -> Any:
+    """2-D bilinear resize (``aclnnUpsampleBilinear2d``), as ``F.interpolate(mode="bilinear")``.
+
+    Parameters
+    ----------
+    input : array_like, float32, float16, bfloat16 (or float64 in NHWC)
+        ``(N, C, H, W)`` for NCHW, ``(N, H, W, C)`` for NHWC (numpy, a torch
+        tensor, any DLPack or buffer-protocol array; lists become float32).
+    output_size : sequence of 2 ints
+        ``(outH, outW)``.
+    align_corners : bool
+        Corner-pixel-centre alignment.
+    scales_h, scales_w : float
+        Scale factors; 0 derives them from the sizes. CANN uses them only when
+        ``int(H * scales_h) == outH`` and likewise for W (and the shrink is at
+        most 50x); otherwise the sizes' ratio, unlike PyTorch.
+    format : {"NCHW", "NHWC"}
+        Layout of ``input`` and of the result.
+    out : array, optional
+        Writable array of the result's shape and ``input``'s dtype to write
+        (numpy, a torch tensor or any DLPack / buffer-protocol array); it is returned.
+    stream : Stream, optional
+        Stream to run on (default stream if None); the call waits for it.
+
+    Returns
+    -------
+    numpy.ndarray
+        The resized input, ``(N, C, outH, outW)`` or ``(N, outH, outW, C)`` (``out`` if given).
+
+    Raises
+    ------
+    ParamInvalidError
+        A dtype, format, shape or scale CANN refuses (status 161002), with CANN's message order.
+    TypeError
+        ``input`` or ``out`` is not an array numpy can view, or ``out`` is read-only.
+
+    Examples
+    --------
+    >>> import numpy as np, aclnn_emu
+    >>> x = np.array([[[[0.0, 1.0], [2.0, 3.0]]]], np.float32)
+    >>> aclnn_emu.upsample_bilinear2d(x, (3, 3), align_corners=True)[0, 0]
+    array([[0. , 0.5, 1. ],
+           [1. , 1.5, 2. ],
+           [2. , 2.5, 3. ]], dtype=float32)
+    """
+    x = _as_array(input)
+    fmt = format.upper()
+    oh, ow = (int(v) for v in output_size)
+    if x.ndim != 4:
+        shape: tuple[int, ...] = (oh, ow)  # the C checks report the rank
+    else:
+        shape = (x.shape[0], oh, ow, x.shape[3]) if fmt == "NHWC" else (x.shape[0], x.shape[1], oh, ow)
+    return _UPSAMPLE_BILINEAR2D(
+        lambda c, target: [
+            c.tensor(x, fmt), c.int_array(output_size), bool(align_corners), float(scales_h), float(scales_w),
+            c.tensor(target, fmt),
+        ],
+        shape, x.dtype, out, stream,
+    )  # fmt: skip
 
 
 def roi_align_v2_backward(

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernel/half.h"
+#include "../../kernel/rows.h"
 #include "upsample_bilinear2d_backward_v2.h"
 
 /* Gather form of one axis with a fixed tap count: input index y receives
@@ -155,83 +155,6 @@ static bool taps_build(axis_taps *t, int64_t in, int64_t out, float ratio, bool 
     return true;
 }
 
-/* Element strides of a 4-D view in logical (n, c, h, w) order. */
-typedef struct nchw_strides {
-    int64_t n, c, h, w;
-} nchw_strides;
-
-static nchw_strides logical_strides(const emu_view *t, bool nhwc)
-{
-    const int64_t *s = t->strides;
-    return nhwc ? (nchw_strides){s[0], s[3], s[1], s[2]} : (nchw_strides){s[0], s[1], s[2], s[3]};
-}
-
-/* One element as float32: CANN casts gradOut to FLOAT before the kernel. */
-static inline float load_one(const void *base, aclDataType dt, int64_t o, const float *restrict f16)
-{
-    switch (dt) {
-    case ACL_FLOAT16: return f16[((const uint16_t *)base)[o]];
-    case ACL_BF16: return emu_bf16_to_f32(((const uint16_t *)base)[o]);
-    case ACL_DOUBLE: return (float)((const double *)base)[o];
-    case ACL_INT32: return (float)((const int32_t *)base)[o];
-    default: return ((const float *)base)[o];
-    }
-}
-
-/* float32 -> int32 as the Cast back to out's dtype does it here: toward zero, saturating, NaN to 0. */
-static inline int32_t f32_to_i32(float x)
-{
-    if (!(x == x))
-        return 0;
-    return x >= 2147483648.0f ? INT32_MAX : x < -2147483648.0f ? INT32_MIN : (int32_t)x;
-}
-
-static inline void store_one(void *base, aclDataType dt, int64_t o, float x)
-{
-    switch (dt) {
-    case ACL_FLOAT16: ((uint16_t *)base)[o] = emu_f32_to_f16(x); break;
-    case ACL_BF16: ((uint16_t *)base)[o] = emu_f32_to_bf16(x); break;
-    case ACL_DOUBLE: ((double *)base)[o] = (double)x; break;
-    case ACL_INT32: ((int32_t *)base)[o] = f32_to_i32(x); break;
-    default: ((float *)base)[o] = x; break;
-    }
-}
-
-/* A row is `len` items of `vec` lanes: (j, lane) at j*sj + lane*sl elements from base. */
-static inline void load_row(float *restrict dst, const void *base, aclDataType dt, int64_t len, int64_t vec,
-                            int64_t sj, int64_t sl, const float *restrict f16)
-{
-    if (vec == 1 ? sj == 1 : (sl == 1 && sj == vec)) { /* contiguous: one flat loop */
-        const int64_t n = len * vec;
-        if (dt == ACL_FLOAT16)
-            emu_f16_row_to_f32(dst, base, n);
-        else if (dt == ACL_BF16)
-            emu_bf16_row_to_f32(dst, base, n);
-        else if (dt == ACL_FLOAT)
-            memcpy(dst, base, (size_t)n * sizeof *dst);
-        else
-            for (int64_t i = 0; i < n; i++)
-                dst[i] = load_one(base, dt, i, f16);
-        return;
-    }
-    for (int64_t j = 0; j < len; j++)
-        for (int64_t v = 0; v < vec; v++)
-            dst[j * vec + v] = load_one(base, dt, j * sj + v * sl, f16);
-}
-
-static inline void store_row(void *base, aclDataType dt, const float *restrict src, int64_t len, int64_t vec, int64_t sj,
-                      int64_t sl)
-{
-    const bool contiguous = vec == 1 ? sj == 1 : (sl == 1 && sj == vec);
-    if (contiguous && (dt == ACL_FLOAT16 || dt == ACL_BF16)) { /* contiguous half row */
-        (dt == ACL_FLOAT16 ? emu_f32_row_to_f16 : emu_f32_row_to_bf16)(base, src, len * vec);
-        return;
-    }
-    for (int64_t j = 0; j < len; j++)
-        for (int64_t v = 0; v < vec; v++)
-            store_one(base, dt, j * sj + v * sl, src[j * vec + v]);
-}
-
 /* acc[0..len) = sum over t < n of w[t] * rows[t][0..len), up to four rows per pass. */
 static inline void combine_rows(float *restrict acc, const float *const *rows, const float *w, int64_t n, int64_t len)
 {
@@ -340,12 +263,8 @@ typedef struct upsample_ctx {
     axis_taps th, tw;
     aclDataType dt;
     size_t item;
-    nchw_strides gs, os;
-    const char *gbase;
-    char *obase;
-    int64_t vec, g_lane, o_lane;
-    bool g_direct, o_direct;
-    bool g_rows_contiguous; /* each gradOut row is one contiguous run (any dtype) */
+    emu_rows g, o; /* gradOut and out as rows */
+    int64_t vec;
     const float *f16; /* float16 -> float32 table */
 } upsample_ctx;
 
@@ -366,12 +285,12 @@ typedef struct upsample_scratch {
  * which share most of their source rows, reuse. */
 static inline const float *grad_row(const upsample_ctx *x, upsample_scratch *sc, int64_t off, int64_t i)
 {
-    if (x->g_direct)
-        return (const float *)x->gbase + off;
+    if (x->g.direct)
+        return (const float *)x->g.base + off;
     const int64_t slot = i % sc->slots, len = x->p->out_w * x->vec;
     float *dst = sc->rows + slot * len;
     if (sc->tags[slot] != off) {
-        load_row(dst, x->gbase + (size_t)off * x->item, x->dt, x->p->out_w, x->vec, x->gs.w, x->g_lane, x->f16);
+        emu_load_row(dst, x->g.base + (size_t)off * x->item, x->dt, x->p->out_w, x->vec, x->g.s.w, x->g.lane, x->f16);
         sc->tags[slot] = off;
     }
     return dst;
@@ -384,16 +303,16 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     const int64_t vec = x->vec, len = p->out_w * vec, h = p->h, w = p->w;
     const int64_t plane = t / h, y = t % h;
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
-    const int64_t g_plane = n * x->gs.n + c * x->gs.c, o_row = n * x->os.n + c * x->os.c + y * x->os.h;
+    const int64_t g_plane = n * x->g.s.n + c * x->g.s.c, o_row = n * x->o.s.n + c * x->o.s.c + y * x->o.s.h;
 
     /* Output row y + PREFETCH_ROWS will read rows that no earlier one did: ask
      * for them now, so the loads overlap arithmetic instead of stalling it. */
-    if (x->g_rows_contiguous && y + PREFETCH_ROWS < h) {
+    if (x->g.contiguous && y + PREFETCH_ROWS < h) {
         const int64_t ahead = y + PREFETCH_ROWS;
         const int64_t before = x->th.first[ahead - 1] + x->th.count[ahead - 1];
         const int64_t end = x->th.first[ahead] + x->th.count[ahead];
         for (int64_t i = before > x->th.first[ahead] ? before : x->th.first[ahead]; i < end; i++) {
-            const char *row = x->gbase + (size_t)(g_plane + i * x->gs.h) * x->item;
+            const char *row = x->g.base + (size_t)(g_plane + i * x->g.s.h) * x->item;
             for (int64_t b = 0; b < len * (int64_t)x->item; b += 64)
                 __builtin_prefetch(row + b, 0, 3);
         }
@@ -406,7 +325,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     for (int64_t k0 = 0; k0 < count || k0 == 0; k0 += MAX_ROWS) {
         const int64_t m = count - k0 < MAX_ROWS ? count - k0 : MAX_ROWS;
         for (int64_t k = 0; k < m; k++) {
-            sc->ptrs[k] = grad_row(x, sc, g_plane + (i0 + k0 + k) * x->gs.h, i0 + k0 + k);
+            sc->ptrs[k] = grad_row(x, sc, g_plane + (i0 + k0 + k) * x->g.s.h, i0 + k0 + k);
             wh[k] = x->th.wt[(k0 + k) * h + y];
         }
         if (k0 == 0) {
@@ -420,7 +339,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     }
 
     /* 2. Gather along W into the output row. */
-    float *dst = x->o_direct ? (float *)x->obase + o_row : sc->res;
+    float *dst = x->o.direct ? (float *)x->o.base + o_row : sc->res;
     const int64_t wt = x->tw.taps;
     const float *acc = sc->acc;
     if (vec == 1 && x->tw.stride) {
@@ -450,8 +369,8 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
             }
         }
     }
-    if (!x->o_direct)
-        store_row(x->obase + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->os.w, x->o_lane);
+    if (!x->o.direct)
+        emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->o.s.w, x->o.lane);
 }
 
 int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
@@ -460,18 +379,10 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
     if (emu_view_numel(grad_out) == 0 || emu_view_numel(out) == 0)
         return 0;
     upsample_ctx x = {.p = p, .dt = grad_out->dtype, .item = emu_view_item_size(grad_out), .f16 = emu_f16_table()};
-    x.gs = logical_strides(grad_out, p->nhwc);
-    x.os = logical_strides(out, p->nhwc);
-    x.gbase = (const char *)grad_out->data + (size_t)grad_out->offset * x.item;
-    x.obase = (char *)out->data + (size_t)out->offset * x.item;
     /* A "row" is one W line; each item of it is `vec` lanes (C in NHWC, 1 in NCHW). */
     x.vec = p->nhwc ? p->c : 1;
-    x.g_lane = p->nhwc ? x.gs.c : 0;
-    x.o_lane = p->nhwc ? x.os.c : 0;
-    /* Rows that are plain contiguous float32 are used in place, not copied. */
-    x.g_rows_contiguous = x.gs.w == x.vec && (x.vec == 1 || x.g_lane == 1);
-    x.g_direct = x.dt == ACL_FLOAT && x.g_rows_contiguous;
-    x.o_direct = x.dt == ACL_FLOAT && x.os.w == x.vec && (x.vec == 1 || x.o_lane == 1);
+    x.g = emu_rows_of(grad_out, p->nhwc, x.vec);
+    x.o = emu_rows_of(out, p->nhwc, x.vec);
     const int64_t planes = p->nhwc ? p->n : p->n * p->c;
     const int64_t tasks = planes * p->h;
 
@@ -493,7 +404,7 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
 #pragma omp parallel num_threads(threads)
     {
         upsample_scratch sc = {
-            .rows = x.g_direct ? NULL : malloc((size_t)(slots * row_len + 1) * sizeof(float)),
+            .rows = x.g.direct ? NULL : malloc((size_t)(slots * row_len + 1) * sizeof(float)),
             .tags = malloc((size_t)slots * sizeof(int64_t)),
             .slots = slots,
             .part = malloc((size_t)(row_len + 1) * sizeof(float)),
@@ -502,7 +413,7 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
             .ptrs = malloc(MAX_ROWS * sizeof(float *)),
             .phases = malloc((size_t)(p->out_w + x.tw.taps + 2 * x.tw.stride + 1) * sizeof(float)),
         };
-        const bool ok = (sc.rows || x.g_direct) && sc.tags && sc.part && sc.acc && sc.res && sc.ptrs && sc.phases;
+        const bool ok = (sc.rows || x.g.direct) && sc.tags && sc.part && sc.acc && sc.res && sc.ptrs && sc.phases;
         for (int64_t i = 0; ok && i < slots; i++)
             sc.tags[i] = -1;
         if (!ok) {

@@ -1,0 +1,240 @@
+/*
+ * aclnnUpsampleBilinear2d: checks (phase one, in the order of CANN's op_api,
+ * image/upsample_bilinear2d/op_host/op_api/aclnn_upsample_bilinear_2d.cpp),
+ * the choice of kernel and ratios, and launch. The arithmetic is in
+ * upsample_bilinear2d_kernel.c.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "../../meta/meta.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d.h"
+#include "upsample_bilinear2d.h"
+
+#define OP_NAME "aclnnUpsampleBilinear2d"
+static const char API[] = OP_NAME "GetWorkspaceSize";
+static const char *const TENSOR_NAMES[] = {"self", "out"};
+
+static int run(const emu_launch *l, char *msg, size_t cap)
+{
+    const emu_view self = emu_launch_view(l, 0), out = emu_launch_view(l, 1);
+    return upsample_bilinear2d_kernel(&self, &out, (const resize_plan *)l->params, msg, cap);
+}
+
+EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, run);
+
+/* Phase one's checks, in CANN's order (CheckParams); fills the sizes of the plan. */
+static int check(const aclTensor *self, const aclIntArray *outputSize, double scalesH, double scalesW,
+                 const aclTensor *out, const uint64_t *workspaceSize, aclOpExecutor *const *executor, resize_plan *p)
+{
+    /* 1. NULL self or out: CANN's CheckNotNull returns ACLNN_ERR_INNER_NULLPTR here. */
+    if (!self || !out)
+        return emu_error(ACLNN_ERR_INNER_NULLPTR, API, "%s is NULL", self ? "out" : "self");
+    EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
+    EMU_TRY(emu_check_not_null(API, executor, "executor"));
+    EMU_TRY(emu_check_tensor_live(API, self, "self"));
+    EMU_TRY(emu_check_tensor_live(API, out, "out"));
+
+    /* 2., 3. dtypes */
+    EMU_TRY(emu_check_dtype_in(API, self, "self", EMU_SET(aclDataType, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16)));
+    EMU_TRY(emu_check_dtype(API, out, "out", self->dtype, " (self's)"));
+
+    /* 4. formats (equal; NCHW or NHWC), ranks, and DOUBLE only in NHWC */
+    if (self->format != out->format)
+        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "self and out must have the same format, got self %s and out %s",
+                         emu_format_name(self->format), emu_format_name(out->format));
+    EMU_TRY(emu_check_format_in(API, self, "self", EMU_SET(aclFormat, ACL_FORMAT_NCHW, ACL_FORMAT_NHWC)));
+    EMU_TRY(emu_check_rank(API, self, "self", 4));
+    EMU_TRY(emu_check_rank(API, out, "out", 4));
+    p->nhwc = self->format == ACL_FORMAT_NHWC;
+    if (!p->nhwc && self->dtype == ACL_DOUBLE)
+        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "self dtype DOUBLE is supported only in NHWC format");
+
+    /* 5. N and C of self and out, in self's layout (CheckNCDimValid) */
+    const int c_axis = p->nhwc ? 3 : 1;
+    EMU_TRY(emu_check_dim(API, out->dims[0], self->dims[0], "out.shape[0]", "self.shape[0]"));
+    EMU_TRY(emu_check_dim(API, out->dims[c_axis], self->dims[c_axis], p->nhwc ? "out.shape[3]" : "out.shape[1]",
+                          p->nhwc ? "self.shape[3]" : "self.shape[1]"));
+
+    /* 6. scales */
+    if (scalesW < 0 || scalesH < 0)
+        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "scalesH and scalesW cannot be negative, got scalesH=%g scalesW=%g",
+                         scalesH, scalesW);
+
+    /* 7. outputSize: 2 values equal to out's H and W (in out's layout) */
+    if (!outputSize)
+        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "outputSize must not be NULL");
+    EMU_TRY(emu_check_int_array_live(API, outputSize, "outputSize"));
+    EMU_TRY(emu_check_array_len(API, outputSize, "outputSize", 2, ""));
+    const int h_axis = p->nhwc ? 1 : 2;
+    EMU_TRY(emu_check_dim(API, out->dims[h_axis], outputSize->values[0], p->nhwc ? "out.shape[1]" : "out.shape[2]",
+                          "outputSize[0]"));
+    EMU_TRY(emu_check_dim(API, out->dims[h_axis + 1], outputSize->values[1], p->nhwc ? "out.shape[2]" : "out.shape[3]",
+                          "outputSize[1]"));
+
+    p->n = self->dims[0];
+    p->c = self->dims[c_axis];
+    p->h = self->dims[h_axis];
+    p->w = self->dims[h_axis + 1];
+    p->out_h = outputSize->values[0];
+    p->out_w = outputSize->values[1];
+    return 0;
+}
+
+/* GetBilinearScales of the op_api (double, then narrowed to float by its caller). */
+static float bilinear_scale(int64_t in, int64_t out, double scale, bool align_corners)
+{
+    if (out == in)
+        return 1.0f;
+    if (align_corners)
+        return out > 1 ? (float)((double)(in - 1) / (double)(out - 1)) : 0.0f;
+    return (float)(scale > 0 ? 1.0 / scale : (double)in / (double)out);
+}
+
+/* CheckBilinear2dScales and CheckScalesAndShapeValid: whether the op_api takes
+ * the UpsampleBilinear2d kernel. Both read view dims 2 and 3, whatever the layout. */
+static bool takes_upsample_kernel(const aclTensor *self, const aclTensor *out, double sh, double sw, bool align)
+{
+    const int64_t in_h = self->dims[2], in_w = self->dims[3], out_h = out->dims[2], out_w = out->dims[3];
+    if (fabs(sw - 2.0) < 1e-9 && fabs(sh - 2.0) < 1e-9 && self->dtype != ACL_BF16)
+        return false;
+    if (fabs(sh) < 1e-12 || fabs(sw) < 1e-12)
+        return false;
+    double sh1 = sh, sw1 = sw;
+    if (fabs(sh - 1.0) < 1e-9 && fabs(sw - 1.0) < 1e-9 && (out_h != in_h || out_w != in_w)) {
+        if (self->dtype != ACL_BF16)
+            return false;
+        sh1 = sw1 = 0.0;
+    }
+    if (bilinear_scale(in_h, out_h, sh1, align) > 50.0f || bilinear_scale(in_w, out_w, sw1, align) > 50.0f)
+        return false;
+    return (int64_t)((double)in_h * sh) == out_h && (int64_t)((double)in_w * sw) == out_w;
+}
+
+/* The UpsampleBilinear2d tiling's ratio (compute_scale_value), float32; scale is float(1 / scales). */
+static float tiling_ratio(int64_t in, int64_t out, bool align_corners, float scale)
+{
+    if (out == in)
+        return 1.0f;
+    if (align_corners)
+        return out > 1 ? (float)(in - 1) / (float)(out - 1) : 0.0f;
+    return scale > 0 ? scale : (float)in / (float)out;
+}
+
+/* ResizeBilinearV2's calculate_scale, float32: the sizes' ratio. */
+static float resize_ratio(int64_t in, int64_t out, bool align_corners)
+{
+    if (align_corners && out > 1)
+        return (float)(in - 1) / (float)(out - 1);
+    return (float)in / (float)out;
+}
+
+/* FloatEqual of the AscendC kernel. */
+static bool float_equal(float a, float b)
+{
+    return a > b ? a - b < 1e-6f : b - a < 1e-6f;
+}
+
+/* Which kernel runs and with what ratios (910B op_api). NHWC never takes the
+ * UpsampleBilinear2d kernel here: CANN's predicate reads dims 2 and 3 as H and W
+ * and would run an NCHW kernel on NHWC data (see the closing note of issue 14). */
+static void choose_path(const aclTensor *self, const aclTensor *out, bool align, double sh, double sw, resize_plan *p)
+{
+    p->align_corners = align;
+    const bool aicore = self->dtype != ACL_DOUBLE;
+    if (aicore && !p->nhwc && emu_soc_current()->family != EMU_SOC_950 &&
+        takes_upsample_kernel(self, out, sh, sw, align)) {
+        if (p->h == p->out_h && p->w == p->out_w) {
+            p->path = RESIZE_PATH_COPY; /* the op_api returns the (contiguous) input */
+            return;
+        }
+        p->path = RESIZE_PATH_UPSAMPLE;
+        /* UpsampleBilinear2dNcdhw passes float(1 / scale) to the tiling (0, i.e. the sizes' ratio, when both are 1). */
+        const bool both_one = fabs(sh - 1.0) <= 1e-9 && fabs(sw - 1.0) <= 1e-9;
+        const float real_h = both_one ? 0.0f : (float)(1.0 / sh), real_w = both_one ? 0.0f : (float)(1.0 / sw);
+        p->ratio_h = tiling_ratio(p->h, p->out_h, align, real_h);
+        p->ratio_w = tiling_ratio(p->w, p->out_w, align, real_w);
+        p->skip_w = float_equal(p->ratio_w, 1.0f);
+        p->skip_h = float_equal(p->ratio_h, 1.0f) && !p->skip_w;
+        return;
+    }
+    p->path = RESIZE_PATH_RESIZE_V2;
+    p->ratio_h = resize_ratio(p->h, p->out_h, align);
+    p->ratio_w = resize_ratio(p->w, p->out_w, align);
+}
+
+/* Workspace CANN's phase one reports (an estimate of the executor's total,
+ * fidelity.md rule 10): Contiguous copies of non-contiguous tensors; on the
+ * UpsampleBilinear2d path the casts to and from FLOAT and the tiling's
+ * workspace (an N*C*H*outW FLOAT intermediate, 128-byte aligned, the weight
+ * matrices of each cube core, plus a fixed 32 MiB); on the ResizeBilinearV2
+ * path the NC1HWC0 layouts in and out (BF16 via FLOAT). Each tensor 512-byte aligned. */
+static uint64_t workspace_estimate(const aclTensor *self, const aclTensor *out, const resize_plan *p)
+{
+    const size_t item = emu_dtype_size(self->dtype);
+    const int64_t n_in = emu_tensor_numel(self), n_out = emu_tensor_numel(out);
+    uint64_t total = 0;
+    if (!emu_tensor_contiguous(self))
+        total += emu_ws_bytes(n_in, item);
+    if (!emu_tensor_contiguous(out))
+        total += emu_ws_bytes(n_out, item);
+    if (p->path == RESIZE_PATH_COPY)
+        return total;
+    if (p->path == RESIZE_PATH_UPSAMPLE) {
+        if (self->dtype != ACL_FLOAT)
+            total += emu_ws_bytes(n_in, 4) + 2 * emu_ws_bytes(n_out, 4); /* casts of self, out, and back */
+        const uint64_t inter = ((uint64_t)(p->n * p->c * p->h * p->out_w) * 4 + 127) / 128 * 128;
+        const uint64_t radio = (uint64_t)16 * 64 * 4 * (uint64_t)emu_soc_current()->cube_cores;
+        return total + emu_ws_bytes(n_out, item) + inter + radio + ((uint64_t)32 << 20);
+    }
+    if (self->dtype == ACL_DOUBLE) /* AI CPU: the result, then the Cast (a copy) */
+        return total + emu_ws_bytes(n_out, item);
+    const size_t inner = self->dtype == ACL_BF16 ? 4 : item;
+    const int64_t c1 = (p->c + 15) / 16;
+    if (self->dtype == ACL_BF16)
+        total += emu_ws_bytes(n_in, 4) + emu_ws_bytes(n_out, 4);
+    total += emu_ws_bytes(p->n * c1 * p->h * p->w * 16, inner);         /* self in NC1HWC0 */
+    total += 2 * emu_ws_bytes(p->n * c1 * p->out_h * p->out_w * 16, inner); /* out in NC1HWC0, result */
+    return total + 2 * emu_ws_bytes(n_out, item);                        /* back to the layout, Cast */
+}
+
+ACLNN_API aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(const aclTensor *self, const aclIntArray *outputSize,
+                                                              const bool alignCorners, const double scalesH,
+                                                              const double scalesW, aclTensor *out,
+                                                              uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    emu_diag_api(__func__);
+    resize_plan p = {0};
+    int st = check(self, outputSize, scalesH, scalesW, out, workspaceSize, executor, &p);
+    if (st)
+        return st;
+    const bool empty = emu_tensor_numel(self) == 0 || emu_tensor_numel(out) == 0;
+    if (!empty && (st = emu_check_output_writable(API, out, "out")) != 0)
+        return st;
+    if (!empty && (p.h > INT32_MAX || p.w > INT32_MAX))
+        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "self H and W must be at most INT32_MAX, got H=%lld W=%lld",
+                         (long long)p.h, (long long)p.w);
+    uint64_t ws = 0; /* empty tensors: CANN returns before any kernel, with a workspace of 0 */
+    if (!empty) {
+        choose_path(self, out, alignCorners, scalesH, scalesW, &p);
+        ws = workspace_estimate(self, out, &p);
+    }
+    char attrs[224];
+    snprintf(attrs, sizeof attrs, "alignCorners=%d scalesH=%g scalesW=%g format=%s path=%s ratio=%gx%g",
+             (int)alignCorners, scalesH, scalesW, p.nhwc ? "NHWC" : "NCHW",
+             empty                            ? "none"
+             : p.path == RESIZE_PATH_COPY     ? "copy"
+             : p.path == RESIZE_PATH_UPSAMPLE ? "UpsampleBilinear2d"
+                                              : "ResizeBilinearV2",
+             (double)p.ratio_h, (double)p.ratio_w);
+    const aclTensor *tensors[] = {self, out};
+    return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
+}
+
+ACLNN_API aclnnStatus aclnnUpsampleBilinear2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                              aclrtStream stream)
+{
+    return emu_executor_launch(&OP, workspace, workspaceSize, executor, stream);
+}

@@ -1,0 +1,235 @@
+/*
+ * Upsample bilinear 2-D forward kernel, as CANN's kernels compute it in float32.
+ *
+ * Separable: each input row is first interpolated along W (CANN's W pass,
+ * its intermediate), then every output row mixes two of those rows (the H
+ * pass): out = wl_h * (wl_w * a + wh_w * b) + wh_h * (wl_w * c + wh_w * d).
+ * Each output row is one task; a thread keeps the last two W-interpolated
+ * rows, which consecutive output rows share. Results do not depend on the
+ * thread count.
+ *
+ * NCHW: a task is (n, c, oh) and the W pass gathers single values.
+ * NHWC: a task is (n, oh) and every tap moves a whole C vector.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernel/rows.h"
+#include "upsample_bilinear2d.h"
+
+/* Per output index of one axis: the two source indices and their weights. */
+typedef struct axis_map {
+    int32_t *lo, *hi;
+    float *wl, *wh;
+} axis_map;
+
+static void map_free(axis_map *m)
+{
+    free(m->lo);
+    free(m->hi);
+    free(m->wl);
+    free(m->wh);
+}
+
+/* getCenterValue / getLambda of the AscendC kernel (the TBE kernel's
+ * calcu_out_in_idx gives the same): the source coordinate in float32, its
+ * floor and the clamped next index; one weight of 1 at the last index. */
+static bool map_build(axis_map *m, int64_t in, int64_t out, float ratio, bool align_corners, bool skip)
+{
+    m->lo = malloc((size_t)out * sizeof *m->lo);
+    m->hi = malloc((size_t)out * sizeof *m->hi);
+    m->wl = malloc((size_t)out * sizeof *m->wl);
+    m->wh = malloc((size_t)out * sizeof *m->wh);
+    if (!m->lo || !m->hi || !m->wl || !m->wh)
+        return false;
+    for (int64_t i = 0; i < out; i++) {
+        int64_t lo;
+        float lambda = 0.0f;
+        if (skip) { /* the kernel skips this pass: a plain copy */
+            lo = i < in ? i : in - 1;
+        } else {
+            float c = align_corners ? ratio * (float)i : ratio * ((float)i + 0.5f) - 0.5f;
+            if (!(c > 0.0f))
+                c = 0.0f;
+            lo = c < (float)(in - 1) ? (int64_t)c : in - 1;
+            if (lo < in - 1) {
+                lambda = c - (float)lo;
+                lambda = lambda < 0.0f ? 0.0f : lambda > 1.0f ? 1.0f : lambda;
+            }
+        }
+        m->lo[i] = (int32_t)lo;
+        m->hi[i] = (int32_t)(lo < in - 1 ? lo + 1 : lo);
+        m->wl[i] = 1.0f - lambda;
+        m->wh[i] = lambda;
+    }
+    return true;
+}
+
+typedef struct resize_ctx {
+    const resize_plan *p;
+    axis_map mh, mw;
+    aclDataType dt;
+    size_t item;
+    emu_rows i, o; /* self and out as rows */
+    int64_t vec;
+    const float *f16;
+} resize_ctx;
+
+/* Per-thread scratch: the input row as float32, two W-interpolated rows (tagged), the output row. */
+typedef struct resize_scratch {
+    float *in_row;
+    float *wrow[2];
+    int64_t tag[2];
+    float *res;
+} resize_scratch;
+
+/* The W pass of one input row: dst[ow] (times vec lanes) from src. */
+EMU_HOT static void w_pass(float *restrict dst, const float *restrict src, const axis_map *m, int64_t out_w,
+                           int64_t vec)
+{
+    const int32_t *restrict lo = m->lo, *restrict hi = m->hi;
+    const float *restrict wl = m->wl, *restrict wh = m->wh;
+    if (vec == 1) {
+        for (int64_t o = 0; o < out_w; o++)
+            dst[o] = wl[o] * src[lo[o]] + wh[o] * src[hi[o]];
+        return;
+    }
+    for (int64_t o = 0; o < out_w; o++) {
+        const float *restrict a = src + (int64_t)lo[o] * vec, *restrict b = src + (int64_t)hi[o] * vec;
+        const float l = wl[o], h = wh[o];
+        float *restrict d = dst + o * vec;
+        for (int64_t v = 0; v < vec; v++)
+            d[v] = l * a[v] + h * b[v];
+    }
+}
+
+/* The H pass: dst = wl * r0 + wh * r1. */
+EMU_HOT static void h_pass(float *restrict dst, const float *restrict r0, const float *restrict r1, float wl, float wh,
+                           int64_t len)
+{
+    for (int64_t j = 0; j < len; j++)
+        dst[j] = wl * r0[j] + wh * r1[j];
+}
+
+/* Input row y of a plane, interpolated along W, from the thread's two-row
+ * cache; the slot holding `keep` (the other row in use) is not replaced. */
+static const float *w_row(const resize_ctx *x, resize_scratch *sc, int64_t plane, int64_t y, const float *keep)
+{
+    const resize_plan *p = x->p;
+    const int64_t tag = plane * p->h + y;
+    for (int k = 0; k < 2; k++)
+        if (sc->tag[k] == tag)
+            return sc->wrow[k];
+    const int k = sc->wrow[0] == keep ? 1 : sc->wrow[1] == keep ? 0 : sc->tag[0] < sc->tag[1] ? 0 : 1;
+    const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
+    const int64_t off = emu_row_offset(&x->i, n, c, y);
+    const float *src;
+    if (x->i.direct) {
+        src = (const float *)x->i.base + off;
+    } else {
+        emu_load_row(sc->in_row, x->i.base + (size_t)off * x->item, x->dt, p->w, x->vec, x->i.s.w, x->i.lane, x->f16);
+        src = sc->in_row;
+    }
+    if (p->skip_w)
+        memcpy(sc->wrow[k], src, (size_t)(p->out_w * x->vec) * sizeof(float));
+    else
+        w_pass(sc->wrow[k], src, &x->mw, p->out_w, x->vec);
+    sc->tag[k] = tag;
+    return sc->wrow[k];
+}
+
+/* One output row: task t is (n, c, oh) in NCHW, (n, oh) in NHWC. */
+static void resize_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
+{
+    const resize_plan *p = x->p;
+    const int64_t plane = t / p->out_h, oh = t % p->out_h, len = p->out_w * x->vec;
+    const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
+    const int64_t o_row = emu_row_offset(&x->o, n, c, oh);
+    float *dst = x->o.direct ? (float *)x->o.base + o_row : sc->res;
+    const float *r0 = w_row(x, sc, plane, x->mh.lo[oh], NULL);
+    if (p->skip_h) {
+        memcpy(dst, r0, (size_t)len * sizeof(float));
+    } else {
+        const float *r1 = w_row(x, sc, plane, x->mh.hi[oh], r0);
+        h_pass(dst, r0, r1, x->mh.wl[oh], x->mh.wh[oh], len);
+    }
+    if (!x->o.direct)
+        emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, p->out_w, x->vec, x->o.s.w, x->o.lane);
+}
+
+/* The equal-size path: out is self, converted element by element (a ViewCopy). */
+static void copy_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
+{
+    const resize_plan *p = x->p;
+    const int64_t plane = t / p->out_h, y = t % p->out_h;
+    const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
+    const int64_t i_off = emu_row_offset(&x->i, n, c, y), o_off = emu_row_offset(&x->o, n, c, y);
+    if (x->dt == ACL_DOUBLE) { /* no float32 round trip */
+        for (int64_t j = 0; j < p->w; j++)
+            for (int64_t v = 0; v < x->vec; v++)
+                ((double *)x->o.base)[o_off + j * x->o.s.w + v * x->o.lane] =
+                    ((const double *)x->i.base)[i_off + j * x->i.s.w + v * x->i.lane];
+        return;
+    }
+    emu_load_row(sc->in_row, x->i.base + (size_t)i_off * x->item, x->dt, p->w, x->vec, x->i.s.w, x->i.lane, x->f16);
+    emu_store_row(x->o.base + (size_t)o_off * x->item, x->dt, sc->in_row, p->w, x->vec, x->o.s.w, x->o.lane);
+}
+
+int upsample_bilinear2d_kernel(const emu_view *self, const emu_view *out, const resize_plan *p, char *msg,
+                               size_t cap)
+{
+    if (emu_view_numel(self) == 0 || emu_view_numel(out) == 0)
+        return 0;
+    resize_ctx x = {.p = p, .dt = self->dtype, .item = emu_view_item_size(self), .f16 = emu_f16_table()};
+    x.vec = p->nhwc ? p->c : 1;
+    x.i = emu_rows_of(self, p->nhwc, x.vec);
+    x.o = emu_rows_of(out, p->nhwc, x.vec);
+    const bool copy = p->path == RESIZE_PATH_COPY;
+    const int64_t planes = p->nhwc ? p->n : p->n * p->c, tasks = planes * p->out_h;
+
+    int status = 0;
+    if (!copy && (!map_build(&x.mh, p->h, p->out_h, p->ratio_h, p->align_corners, p->skip_h) ||
+                  !map_build(&x.mw, p->w, p->out_w, p->ratio_w, p->align_corners, p->skip_w))) {
+        snprintf(msg, cap, "out of memory building the interpolation weights");
+        status = EMU_KERNEL_ERR_INNER;
+        goto done;
+    }
+    const int64_t in_len = p->w * x.vec, out_len = p->out_w * x.vec;
+    /* Tiny problems run on the calling worker: waking a thread team costs more. */
+    const int threads = tasks * out_len < 32768 ? 1 : emu_kernel_threads();
+    (void)threads; /* unused when built without OpenMP */
+
+#pragma omp parallel num_threads(threads)
+    {
+        resize_scratch sc = {
+            .in_row = malloc((size_t)(in_len + 1) * sizeof(float)),
+            .wrow = {malloc((size_t)(out_len + 1) * sizeof(float)), malloc((size_t)(out_len + 1) * sizeof(float))},
+            .tag = {-1, -2},
+            .res = malloc((size_t)(out_len + 1) * sizeof(float)),
+        };
+        const bool ok = sc.in_row && sc.wrow[0] && sc.wrow[1] && sc.res;
+        if (!ok) {
+#pragma omp atomic write
+            status = EMU_KERNEL_ERR_INNER;
+        }
+#pragma omp for schedule(static)
+        for (int64_t t = 0; t < tasks; t++)
+            if (ok)
+                (copy ? copy_row : resize_row)(&x, &sc, t);
+        free(sc.in_row);
+        free(sc.wrow[0]);
+        free(sc.wrow[1]);
+        free(sc.res);
+    }
+    if (status)
+        snprintf(msg, cap, "out of memory for the per-thread row buffers");
+done:
+    if (!copy) {
+        map_free(&x.mh);
+        map_free(&x.mw);
+    }
+    return status;
+}
