@@ -561,6 +561,11 @@ aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(const aclTensor *self, const
     aclOpExecutor **executor);
 aclnnStatus aclnnUpsampleBilinear2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
     aclrtStream stream);
+aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(const aclTensor *gradOut, const aclIntArray *outputSize,
+    const aclIntArray *inputSize, bool alignCorners, double scalesH, double scalesW, aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnUpsampleBilinear2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+    aclrtStream stream);
 
 /* C library */
 void free(void *ptr);

@@ -24,6 +24,8 @@ __all__ = [
     "roi_align_v2_backward",
     "roi_align_v2_backward_get_workspace_size",
     "upsample_bilinear2d",
+    "upsample_bilinear2d_backward",
+    "upsample_bilinear2d_backward_get_workspace_size",
     "upsample_bilinear2d_backward_v2",
     "upsample_bilinear2d_backward_v2_get_workspace_size",
     "upsample_bilinear2d_get_workspace_size",
@@ -201,6 +203,7 @@ class _Operator:
 _ROI_ALIGN_V2_BACKWARD = _Operator("aclnnRoiAlignV2Backward")
 _UPSAMPLE_BILINEAR2D_BACKWARD_V2 = _Operator("aclnnUpsampleBilinear2dBackwardV2")
 _UPSAMPLE_BILINEAR2D = _Operator("aclnnUpsampleBilinear2d")
+_UPSAMPLE_BILINEAR2D_BACKWARD = _Operator("aclnnUpsampleBilinear2dBackward")
 
 
 def _output(out: Any, shape: Sequence[int], dtype: np.dtype) -> tuple[Any, np.ndarray, np.ndarray]:
@@ -329,11 +332,57 @@ def upsample_bilinear2d_backward_v2_get_workspace_size(
     InnerError
         A dtype the emulator cannot cast to FLOAT on the equal-size path (561103).
     """
+    return _plan_upsample_backward(_UPSAMPLE_BILINEAR2D_BACKWARD_V2, grad_out, output_size, input_size, align_corners,
+                                   scales_h, scales_w, out)  # fmt: skip
+
+
+def _plan_upsample_backward(
+    op: _Operator,
+    grad_out: Tensor,
+    output_size: IntArray,
+    input_size: IntArray,
+    align_corners: bool,
+    scales_h: float,
+    scales_w: float,
+    out: Tensor,
+) -> tuple[int, Executor]:
     args = [
-        grad_out.handle, output_size.handle, input_size.handle, bool(align_corners), float(scales_h),
-        float(scales_w), out.handle,
-    ]  # fmt: skip
-    return _UPSAMPLE_BILINEAR2D_BACKWARD_V2.plan(args, (grad_out, out))
+        grad_out.handle,
+        output_size.handle,
+        input_size.handle,
+        bool(align_corners),
+        float(scales_h),
+        float(scales_w),
+        out.handle,
+    ]
+    return op.plan(args, (grad_out, out))  # fmt: skip
+
+
+def upsample_bilinear2d_backward_get_workspace_size(
+    grad_out: Tensor,
+    output_size: IntArray,
+    input_size: IntArray,
+    align_corners: bool,
+    scales_h: float,
+    scales_w: float,
+    out: Tensor,
+) -> tuple[int, Executor]:
+    """Phase one of ``aclnnUpsampleBilinear2dBackward`` (V1, handle level), as the C call.
+
+    Parameters and returns as :func:`upsample_bilinear2d_backward_v2_get_workspace_size`,
+    except: on Atlas A2 the scales are not used (the sizes' ratio always),
+    ``grad_out`` must be FLOAT or FLOAT16 when its shape differs from
+    ``input_size``, and with equal shapes ``out`` is ``grad_out`` copied unchanged.
+
+    Raises
+    ------
+    ParamNullptrError
+        A NULL argument (161001).
+    ParamInvalidError
+        A rank, size, shape, dtype or format CANN refuses (161002), in CANN's V1 check order.
+    """
+    return _plan_upsample_backward(_UPSAMPLE_BILINEAR2D_BACKWARD, grad_out, output_size, input_size, align_corners,
+                                   scales_h, scales_w, out)  # fmt: skip
 
 
 def upsample_bilinear2d_get_workspace_size(
@@ -584,12 +633,59 @@ def upsample_bilinear2d_backward_v2(
     >>> round(float(gi.sum()), 4)
     36.0
     """
+    return _run_upsample_backward(_UPSAMPLE_BILINEAR2D_BACKWARD_V2, grad_out, output_size, input_size, align_corners,
+                                  scales_h, scales_w, format, out, stream)  # fmt: skip
+
+
+def _run_upsample_backward(
+    op: _Operator,
+    grad_out: Any,
+    output_size: Sequence[int],
+    input_size: Sequence[int],
+    align_corners: bool,
+    scales_h: float,
+    scales_w: float,
+    format: str,
+    out: Any,
+    stream: Stream | None,
+) -> Any:
     g = _as_array(grad_out)
     fmt = format.upper()
-    return _UPSAMPLE_BILINEAR2D_BACKWARD_V2(
+    return op(
         lambda c, target: [
             c.tensor(g, fmt), c.int_array(output_size), c.int_array(input_size), bool(align_corners),
             float(scales_h), float(scales_w), c.tensor(target, fmt),
         ],
         input_size, g.dtype, out, stream,
     )  # fmt: skip
+
+
+def upsample_bilinear2d_backward(
+    grad_out: Any,
+    output_size: Sequence[int],
+    input_size: Sequence[int],
+    align_corners: bool = False,
+    scales_h: float = 0.0,
+    scales_w: float = 0.0,
+    *,
+    format: str = "NCHW",
+    out: Any = None,
+    stream: Stream | None = None,
+) -> Any:
+    """Gradient of 2-D bilinear upsampling, CANN's V1 API (``aclnnUpsampleBilinear2dBackward``).
+
+    Parameters, returns and errors as :func:`upsample_bilinear2d_backward_v2`,
+    with V1's rules: on Atlas A2 the scales are not used (the sizes' ratio,
+    CANN's ResizeBilinearV2Grad), ``grad_out`` must be float32 or float16
+    when the sizes differ, and equal sizes copy ``grad_out`` unchanged.
+
+    Examples
+    --------
+    >>> import numpy as np, aclnn_emu
+    >>> g = np.ones((1, 1, 6, 6), np.float32)
+    >>> gi = aclnn_emu.upsample_bilinear2d_backward(g, (6, 6), (1, 1, 3, 3), True)
+    >>> round(float(gi.sum()), 4)
+    36.0
+    """
+    return _run_upsample_backward(_UPSAMPLE_BILINEAR2D_BACKWARD, grad_out, output_size, input_size, align_corners,
+                                  scales_h, scales_w, format, out, stream)  # fmt: skip

@@ -38,15 +38,23 @@ static inline int64_t emu_view_numel(const emu_view *v)
     return n;
 }
 
-/* Bytes of one element of the float types kernels handle (0 for others). */
-static inline size_t emu_view_item_size(const emu_view *v)
+/* Bytes of one element (0 for types without a whole-byte size: INT4, UINT1, FLOAT4_*, STRING, UNDEFINED). */
+static inline size_t emu_dtype_bytes(aclDataType dt)
 {
-    switch (v->dtype) {
-    case ACL_FLOAT16: case ACL_BF16: return 2;
-    case ACL_FLOAT: case ACL_INT32: return 4;
-    case ACL_DOUBLE: case ACL_INT64: return 8;
+    switch (dt) {
+    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: case ACL_HIFLOAT8: case ACL_FLOAT8_E5M2: case ACL_FLOAT8_E4M3FN:
+    case ACL_FLOAT8_E8M0: case ACL_FLOAT6_E3M2: case ACL_FLOAT6_E2M3: return 1;
+    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
+    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: case ACL_COMPLEX32: return 4;
+    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: case ACL_COMPLEX64: return 8;
+    case ACL_COMPLEX128: return 16;
     default: return 0;
     }
+}
+
+static inline size_t emu_view_item_size(const emu_view *v)
+{
+    return emu_dtype_bytes(v->dtype);
 }
 
 /* OpenMP threads for a kernel's parallel regions (1 in a fork() child). */

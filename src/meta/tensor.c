@@ -12,21 +12,7 @@
 
 size_t emu_dtype_size(aclDataType dt)
 {
-    switch (dt) {
-    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: case ACL_HIFLOAT8: case ACL_FLOAT8_E5M2:
-    case ACL_FLOAT8_E4M3FN: case ACL_FLOAT8_E8M0: case ACL_FLOAT6_E3M2: case ACL_FLOAT6_E2M3:
-        return 1;
-    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16:
-        return 2;
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: case ACL_COMPLEX32:
-        return 4;
-    case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_COMPLEX64:
-        return 8;
-    case ACL_COMPLEX128:
-        return 16;
-    default:
-        return 0; /* sub-byte (INT4, UINT1, FLOAT4_*), STRING, UNDEFINED */
-    }
+    return emu_dtype_bytes(dt);
 }
 
 const char *emu_dtype_name(aclDataType dt)

@@ -5,7 +5,11 @@
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
+#ifndef PHASE_ONE /* fuzz_upsample_bilinear2d_backward.c reuses this target for V1 */
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
+#define PHASE_ONE aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize
+#define PHASE_TWO aclnnUpsampleBilinear2dBackwardV2
+#endif
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -43,11 +47,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     aclIntArray *isz = aclCreateIntArray(in_size, in_n), *osz = aclCreateIntArray(out_size, out_n);
     uint64_t ws = 0;
     aclOpExecutor *ex = NULL;
-    aclnnStatus st =
-        aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(g.t, osz, isz, align, sh, sw, o.t, &ws, &ex);
+    aclnnStatus st = PHASE_ONE(g.t, osz, isz, align, sh, sw, o.t, &ws, &ex);
     if (st == ACLNN_SUCCESS) {
         void *own;
-        st = aclnnUpsampleBilinear2dBackwardV2(fuzz_workspace(ws, &own), ws, ex, NULL);
+        st = PHASE_TWO(fuzz_workspace(ws, &own), ws, ex, NULL);
         aclrtSynchronizeStream(NULL);
         if (own)
             aclrtFree(own);

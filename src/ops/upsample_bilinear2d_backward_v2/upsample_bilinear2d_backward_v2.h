@@ -8,11 +8,12 @@
 
 #include "../../kernel/kernel.h"
 
-/* Which of CANN's kernels the op_api dispatches to. */
+/* Which of CANN's kernels the op_api dispatches to (V2, and V1 in upsample_bilinear2d_backward.c). */
 typedef enum upsample_path {
     UPSAMPLE_PATH_UPSAMPLE_GRAD,  /* UpsampleBilinear2dGrad (AscendC): scales honoured */
     UPSAMPLE_PATH_RESIZE_V2_GRAD, /* ResizeBilinearV2Grad (TBE): the sizes' ratio */
     UPSAMPLE_PATH_NO_KERNEL,      /* none (Ascend950 with equal sizes) */
+    UPSAMPLE_PATH_COPY,           /* the V1 op_api with equal sizes: gradOut copied as is, any dtype */
 } upsample_path;
 
 typedef struct upsample_plan {

@@ -373,11 +373,29 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
         emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->o.s.w, x->o.lane);
 }
 
+/* UPSAMPLE_PATH_COPY: out = gradOut element by element, bytes unchanged (a ViewCopy). */
+static void copy_exact(const emu_view *grad_out, const emu_view *out, const upsample_plan *p)
+{
+    const size_t item = emu_view_item_size(grad_out);
+    const emu_rows g = emu_rows_of(grad_out, p->nhwc, 1), o = emu_rows_of(out, p->nhwc, 1);
+#pragma omp parallel for collapse(2) schedule(static) num_threads(emu_kernel_threads())
+    for (int64_t n = 0; n < p->n; n++)
+        for (int64_t c = 0; c < p->c; c++)
+            for (int64_t y = 0; y < p->h; y++)
+                for (int64_t x = 0; x < p->w; x++)
+                    memcpy(o.base + (size_t)(emu_row_offset(&o, n, c, y) + x * o.s.w) * item,
+                           g.base + (size_t)(emu_row_offset(&g, n, c, y) + x * g.s.w) * item, item);
+}
+
 int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
                                         char *msg, size_t cap)
 {
     if (emu_view_numel(grad_out) == 0 || emu_view_numel(out) == 0)
         return 0;
+    if (p->path == UPSAMPLE_PATH_COPY) {
+        copy_exact(grad_out, out, p);
+        return 0;
+    }
     upsample_ctx x = {.p = p, .dt = grad_out->dtype, .item = emu_view_item_size(grad_out), .f16 = emu_f16_table()};
     /* A "row" is one W line; each item of it is `vec` lanes (C in NHWC, 1 in NCHW). */
     x.vec = p->nhwc ? p->c : 1;

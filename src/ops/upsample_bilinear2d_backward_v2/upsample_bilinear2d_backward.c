@@ -1,0 +1,190 @@
+/*
+ * aclnnUpsampleBilinear2dBackward (V1): checks (phase one, in the order of
+ * CANN's op_api, image/resize_bilinear_v2_grad/op_api/
+ * aclnn_upsample_bilinear_2d_backward.cpp) and launch. On Atlas A2 that
+ * op_api always runs ResizeBilinearV2Grad (the sizes' ratio; the scales are
+ * not used) or, for equal sizes, copies gradOut: both are paths of the V2
+ * operator's kernel, which this file shares.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+
+#include "../../meta/meta.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
+#include "upsample_bilinear2d_backward_v2.h"
+
+#define OP_NAME "aclnnUpsampleBilinear2dBackward"
+static const char API[] = OP_NAME "GetWorkspaceSize";
+static const char *const TENSOR_NAMES[] = {"gradOut", "out"};
+
+static int run(const emu_launch *l, char *msg, size_t cap)
+{
+    const emu_view grad_out = emu_launch_view(l, 0), out = emu_launch_view(l, 1);
+    return upsample_bilinear2d_backward_kernel(&grad_out, &out, (const upsample_plan *)l->params, msg, cap);
+}
+
+EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, run);
+
+/* (N, C, H, W) read from a 4-value size array in NCHW or NHWC order. */
+static void nchw_of(const int64_t *v, bool nhwc, int64_t *n, int64_t *c, int64_t *h, int64_t *w)
+{
+    *n = v[0];
+    *c = nhwc ? v[3] : v[1];
+    *h = nhwc ? v[1] : v[2];
+    *w = nhwc ? v[2] : v[3];
+}
+
+/* "H, W and outputSize must be > 0" (CheckShape and ChecksInputElement). */
+static int check_positive(int64_t h, int64_t w, int64_t oh, int64_t ow)
+{
+    if (h > 0 && w > 0 && oh > 0 && ow > 0)
+        return 0;
+    return emu_error(ACLNN_ERR_PARAM_INVALID, API,
+                     "input H, W and outputSize must be > 0, got H=%lld W=%lld outH=%lld outW=%lld", (long long)h,
+                     (long long)w, (long long)oh, (long long)ow);
+}
+
+/* CheckIOSizesIsSame: gradOut's view shape equals inputSize, dim by dim. */
+static bool same_sizes(const aclTensor *gradOut, const aclIntArray *inputSize)
+{
+    for (uint64_t i = 0; i < gradOut->ndim; i++)
+        if (gradOut->dims[i] != inputSize->values[i])
+            return false;
+    return true;
+}
+
+/* Phase one's checks, in CANN's order (CheckParams); fills the plan's sizes (gradOut's layout). */
+static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
+                 const aclTensor *out, const uint64_t *workspaceSize, aclOpExecutor *const *executor,
+                 upsample_plan *p)
+{
+    /* 1. NULL pointers (CANN's order), then stale handles (never dereferenced). */
+    EMU_TRY(emu_check_not_null(API, gradOut, "gradOut"));
+    EMU_TRY(emu_check_not_null(API, outputSize, "outputSize"));
+    EMU_TRY(emu_check_not_null(API, inputSize, "inputSize"));
+    EMU_TRY(emu_check_not_null(API, out, "out"));
+    EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
+    EMU_TRY(emu_check_not_null(API, executor, "executor"));
+    EMU_TRY(emu_check_tensor_live(API, gradOut, "gradOut"));
+    EMU_TRY(emu_check_int_array_live(API, outputSize, "outputSize"));
+    EMU_TRY(emu_check_int_array_live(API, inputSize, "inputSize"));
+    EMU_TRY(emu_check_tensor_live(API, out, "out"));
+
+    /* 2. CheckShape: ranks, array sizes, then both shapes in out's layout (any format but NCHW reads as NHWC). */
+    EMU_TRY(emu_check_rank(API, gradOut, "gradOut", 4));
+    EMU_TRY(emu_check_array_len(API, outputSize, "outputSize", 2, ""));
+    EMU_TRY(emu_check_array_len(API, inputSize, "inputSize", 4, ""));
+    EMU_TRY(emu_check_rank(API, out, "out", 4)); /* CANN reads out's four dims unchecked */
+    const bool out_nhwc = out->format != ACL_FORMAT_NCHW;
+    int64_t n, c, h, w;
+    const int64_t oh = outputSize->values[0], ow = outputSize->values[1];
+    nchw_of(inputSize->values, out_nhwc, &n, &c, &h, &w);
+    EMU_TRY(check_positive(h, w, oh, ow));
+    const int64_t go_nchw[4] = {n, c, oh, ow}, go_nhwc[4] = {n, oh, ow, c};
+    const int64_t *want_go = out_nhwc ? go_nhwc : go_nchw;
+    static const char *const go_dims[] = {"gradOut.shape[0]", "gradOut.shape[1]", "gradOut.shape[2]",
+                                          "gradOut.shape[3]"};
+    static const char *const out_dims[] = {"out.shape[0]", "out.shape[1]", "out.shape[2]", "out.shape[3]"};
+    for (int i = 0; i < 4; i++) {
+        EMU_TRY(emu_check_dim(API, gradOut->dims[i], want_go[i], go_dims[i], "inputSize and outputSize"));
+        EMU_TRY(emu_check_dim(API, out->dims[i], inputSize->values[i], out_dims[i], "inputSize"));
+    }
+
+    /* 3. dtypes: FLOAT16 or FLOAT only when the sizes differ; out's always gradOut's */
+    if (!same_sizes(gradOut, inputSize)) {
+        if (emu_soc_current()->family == EMU_SOC_950)
+            return emu_error(ACLNN_ERR_PARAM_INVALID, API,
+                             "the emulator does not model CANN's %s ResizeBilinearV2Grad kernel (arch35)",
+                             emu_soc_current()->name);
+        EMU_TRY(emu_check_dtype_in(API, gradOut, "gradOut", EMU_SET(aclDataType, ACL_FLOAT16, ACL_FLOAT)));
+    }
+    EMU_TRY(emu_check_dtype(API, out, "out", gradOut->dtype, " (gradOut's)"));
+
+    /* 4. ChecksInputElement: gradOut's shape again, in gradOut's own layout */
+    p->nhwc = gradOut->format == ACL_FORMAT_NHWC;
+    nchw_of(inputSize->values, p->nhwc, &p->n, &p->c, &p->h, &p->w);
+    p->out_h = oh;
+    p->out_w = ow;
+    EMU_TRY(check_positive(p->h, p->w, oh, ow));
+    const int64_t full_nchw[4] = {p->n, p->c, oh, ow}, full_nhwc[4] = {p->n, oh, ow, p->c};
+    EMU_TRY(emu_check_shape(API, gradOut, "gradOut", p->nhwc ? full_nhwc : full_nchw, 4,
+                            p->nhwc ? " (N,outH,outW,C in gradOut's format)" : " (N,C,outH,outW in gradOut's format)"));
+
+    /* 5. CheckNCDimValid: gradOut's format, and out's N and C in it */
+    if (gradOut->format != ACL_FORMAT_NCHW && gradOut->format != ACL_FORMAT_NHWC)
+        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "gradOut format must be NCHW or NHWC, got %s",
+                         emu_format_name(gradOut->format));
+    const int c_axis = p->nhwc ? 3 : 1;
+    EMU_TRY(emu_check_dim(API, out->dims[0], gradOut->dims[0], "out.shape[0]", "gradOut.shape[0]"));
+    EMU_TRY(emu_check_dim(API, out->dims[c_axis], gradOut->dims[c_axis], out_dims[c_axis], go_dims[c_axis]));
+    return 0;
+}
+
+/* Workspace CANN's phase one reports (an estimate of the executor's total,
+ * fidelity.md rule 10). Equal sizes: a Contiguous copy of gradOut when it
+ * is not contiguous. Otherwise also gradOut in NC1HWC0, cast to FLOAT, the
+ * image (NCHW and NC1HWC0), the kernel's result, its cast back and the
+ * layout change back to out's format. Each tensor 512-byte aligned. */
+static uint64_t workspace_estimate(const aclTensor *gradOut, const upsample_plan *p)
+{
+    const size_t item = emu_dtype_size(gradOut->dtype);
+    uint64_t total = emu_tensor_contiguous(gradOut) ? 0 : emu_ws_bytes(emu_tensor_numel(gradOut), item);
+    if (p->path == UPSAMPLE_PATH_COPY)
+        return total;
+    const int64_t c1 = (p->c + 15) / 16, go5 = p->n * c1 * p->out_h * p->out_w * 16, in5 = p->n * c1 * p->h * p->w * 16;
+    const bool is_float = gradOut->dtype == ACL_FLOAT;
+    total += emu_ws_bytes(go5, item) + (is_float ? 0 : emu_ws_bytes(go5, 4));
+    total += emu_ws_bytes(p->n * p->c * p->h * p->w, 4) + 2 * emu_ws_bytes(in5, 4); /* image, its 5HD, result */
+    if (!is_float)
+        total += emu_ws_bytes(in5, item);
+    return total + emu_ws_bytes(p->n * p->c * p->h * p->w, item);
+}
+
+ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
+    const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize, bool alignCorners,
+    double scalesH, double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    emu_diag_api(__func__);
+    upsample_plan p = {0};
+    int st = check(gradOut, outputSize, inputSize, out, workspaceSize, executor, &p);
+    if (st)
+        return st;
+    const bool empty = emu_tensor_numel(gradOut) == 0;
+    uint64_t ws = 0; /* an empty gradOut: CANN returns before any kernel, with a workspace of 0 */
+    if (!empty) {
+        if ((st = emu_check_output_writable(API, out, "out")) != 0)
+            return st;
+        if (emu_dtype_size(gradOut->dtype) == 0)
+            return emu_error(ACLNN_ERR_PARAM_INVALID, API, "gradOut dtype %s has no whole-byte size; the emulator "
+                             "cannot copy it", emu_dtype_name(gradOut->dtype) ? emu_dtype_name(gradOut->dtype) : "?");
+        for (int i = 0; i < 4; i++)
+            if (gradOut->dims[i] > INT32_MAX)
+                return emu_error(ACLNN_ERR_PARAM_INVALID, API, "gradOut dim %d is %lld, above INT32_MAX", i,
+                                 (long long)gradOut->dims[i]);
+        p.align_corners = alignCorners;
+        if (same_sizes(gradOut, inputSize)) {
+            p.path = UPSAMPLE_PATH_COPY;
+        } else { /* ResizeBilinearV2Grad with half_pixel_centers = !alignCorners: the sizes' ratio, float32 */
+            p.path = UPSAMPLE_PATH_RESIZE_V2_GRAD;
+            p.ratio_h = alignCorners ? (p.out_h > 1 ? (float)(p.h - 1) / (float)(p.out_h - 1) : 0.0f)
+                                     : (float)p.h / (float)p.out_h;
+            p.ratio_w = alignCorners ? (p.out_w > 1 ? (float)(p.w - 1) / (float)(p.out_w - 1) : 0.0f)
+                                     : (float)p.w / (float)p.out_w;
+        }
+        ws = workspace_estimate(gradOut, &p);
+    }
+    char attrs[200];
+    snprintf(attrs, sizeof attrs, "alignCorners=%d scalesH=%g scalesW=%g (unused) format=%s path=%s ratio=%gx%g",
+             (int)alignCorners, scalesH, scalesW, p.nhwc ? "NHWC" : "NCHW",
+             empty ? "none" : p.path == UPSAMPLE_PATH_COPY ? "copy" : "ResizeBilinearV2Grad", (double)p.ratio_h,
+             (double)p.ratio_w);
+    const aclTensor *tensors[] = {gradOut, out};
+    return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
+}
+
+ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackward(void *workspace, uint64_t workspaceSize,
+                                                      aclOpExecutor *executor, aclrtStream stream)
+{
+    return emu_executor_launch(&OP, workspace, workspaceSize, executor, stream);
+}
