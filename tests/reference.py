@@ -382,3 +382,82 @@ def rel_err(got: np.ndarray, ref: np.ndarray) -> float:
     scale = float(np.max(np.abs(ref))) if ref.size else 0.0
     err = float(np.max(np.abs(np.asarray(got, np.float64) - ref))) if ref.size else 0.0
     return err / scale if scale > 0 else err
+
+
+# ---- roi_align_v2 / roi_align (forward) -------------------------------------
+#
+# A model of CANN 8.1.RC1's TBE ROIAlign (opp/built-in/op_impl/ai_core/tbe/
+# impl/dynamic/roi_align.py): _calc_fm_start_end_coordinate, _calc_roi_size,
+# _calc_grid_size, _calc_bilinear_interpolate_coordinate and the per-sample
+# (p1 w1 + p2 w2) + (p3 w3 + p4 w4) pooled in order, in the input's precision.
+
+
+def cann_roi_align_forward(x, boxes, pooled_h, pooled_w, spatial_scale, sampling_ratio, roi_end_mode,
+                           max_mode=False):  # fmt: skip
+    """CANN's ROIAlign output (K, C, pooled_h, pooled_w) in x's dtype (float32 or float16), bit for bit.
+
+    boxes: (K, 5) rows (image index, x1, y1, x2, y2) as the kernel receives them. Boxes the kernel
+    leaves unwritten (image outside [0, N), no sample) are zeros here, as the emulator writes them."""
+    dt = np.dtype(x.dtype)
+    half = dt == np.float16
+    n, c, h, w = x.shape
+    fm = np.ascontiguousarray(np.asarray(x).transpose(0, 2, 3, 1))  # channels last, x's dtype
+    b32 = np.asarray(boxes).astype(F32)
+    scale = F32(spatial_scale)
+    rec_h, rec_w = F32(1) / F32(pooled_h), F32(1) / F32(pooled_w)
+    samples = _int32_cast(int(sampling_ratio))
+    out = np.zeros((len(b32), c, pooled_h, pooled_w), dt)
+    init = dt.type(-65504.0 if half else -np.finfo(F32).max) if max_mode else dt.type(0)
+
+    def axis(start, step, count, size):
+        taps = []
+        for k in range(pooled_h * count if size == h else pooled_w * count):
+            t = (F32(k) + F32(0.5)) * step + start
+            xx = t if t > 0 else F32(0)
+            lo = min(int(np.floor(xx)), size - 1)
+            hi = min(int(np.floor(xx)) + 1, size - 1)
+            xx = min(xx, F32(size - 1))
+            wh = F32(xx - F32(lo))
+            wl = F32(1) - wh
+            if t < -1 or t > size:
+                wl = wh = F32(0)
+            if not max_mode:
+                wl, wh = F32(wl / F32(count)), F32(wh / F32(count))
+            taps.append((lo, hi, wl, wh))
+        return taps
+
+    for k, (idx, x1, y1, x2, y2) in enumerate(b32):
+        image = int(np.floor(idx))
+        x0s, y0s, x1s, y1s = x1 * scale, y1 * scale, x2 * scale, y2 * scale
+        if roi_end_mode == 1:
+            x1s, y1s = x1s + scale, y1s + scale
+        elif roi_end_mode > 1:
+            x0s, y0s, x1s, y1s = (v - F32(0.5) for v in (x0s, y0s, x1s, y1s))
+        rw, rh = F32(x1s - x0s), F32(y1s - y0s)
+        if roi_end_mode < 2:
+            rw, rh = (rw if rw > 1 else F32(1)), (rh if rh > 1 else F32(1))
+        bw, bh = F32(rw * rec_w), F32(rh * rec_h)
+        if samples > 0:
+            cx = cy = samples
+            sx, sy = F32(bw * (F32(1) / F32(sampling_ratio))), F32(bh * (F32(1) / F32(sampling_ratio)))
+        else:
+            cx, cy = _ceil_int32(bw), _ceil_int32(bh)
+            sx, sy = (F32(bw / F32(cx)) if cx else F32(np.nan)), (F32(bh / F32(cy)) if cy else F32(np.nan))
+        if not 0 <= image < n or cx <= 0 or cy <= 0:
+            continue
+        tx, ty = axis(x0s, sx, cx, w), axis(y0s, sy, cy, h)
+        img = fm[image]
+        for i in range(pooled_h):
+            for j in range(pooled_w):
+                acc = np.full(c, init, dt)
+                for iy in range(cy):
+                    ylo, yhi, ywl, ywh = ty[i * cy + iy]
+                    for ix in range(cx):
+                        xlo, xhi, xwl, xwh = tx[j * cx + ix]
+                        ws = [F32(ywl * xwl), F32(ywl * xwh), F32(ywh * xwl), F32(ywh * xwh)]
+                        ws = [dt.type(v) for v in ws]
+                        p = [img[ylo, xlo], img[ylo, xhi], img[yhi, xlo], img[yhi, xhi]]
+                        v = (p[0] * ws[0] + p[1] * ws[1]) + (p[2] * ws[2] + p[3] * ws[3])
+                        acc = np.maximum(acc, v) if max_mode else acc + v
+                out[k, :, i, j] = acc
+    return out

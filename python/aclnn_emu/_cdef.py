@@ -566,6 +566,14 @@ aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(const aclTensor *gra
     uint64_t *workspaceSize, aclOpExecutor **executor);
 aclnnStatus aclnnUpsampleBilinear2dBackward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
     aclrtStream stream);
+aclnnStatus aclnnRoiAlignV2GetWorkspaceSize(const aclTensor *self, const aclTensor *boxes, int64_t pooledHeight,
+    int64_t pooledWidth, float spatialScale, int64_t samplingRatio, bool aligned, aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnRoiAlignV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+aclnnStatus aclnnRoiAlignGetWorkspaceSize(const aclTensor *self, const aclTensor *rois, const aclTensor *batchIndices,
+    const char *mode, int outputHeight, int outputWidth, int samplingRatio, float spatialScale, aclTensor *out,
+    uint64_t *workspaceSize, aclOpExecutor **executor);
+aclnnStatus aclnnRoiAlign(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, const aclrtStream stream);
 
 /* C library */
 void free(void *ptr);

@@ -21,8 +21,12 @@ from .errors import ACLNN_ERR_PARAM_INVALID, check
 from .runtime import FORMATS, DeviceBuffer, Executor, IntArray, Stream, Tensor, acl_dtype, ensure_device
 
 __all__ = [
+    "roi_align",
+    "roi_align_get_workspace_size",
+    "roi_align_v2",
     "roi_align_v2_backward",
     "roi_align_v2_backward_get_workspace_size",
+    "roi_align_v2_get_workspace_size",
     "upsample_bilinear2d",
     "upsample_bilinear2d_backward",
     "upsample_bilinear2d_backward_get_workspace_size",
@@ -204,6 +208,8 @@ _ROI_ALIGN_V2_BACKWARD = _Operator("aclnnRoiAlignV2Backward")
 _UPSAMPLE_BILINEAR2D_BACKWARD_V2 = _Operator("aclnnUpsampleBilinear2dBackwardV2")
 _UPSAMPLE_BILINEAR2D = _Operator("aclnnUpsampleBilinear2d")
 _UPSAMPLE_BILINEAR2D_BACKWARD = _Operator("aclnnUpsampleBilinear2dBackward")
+_ROI_ALIGN_V2 = _Operator("aclnnRoiAlignV2")
+_ROI_ALIGN = _Operator("aclnnRoiAlign")
 
 
 def _output(out: Any, shape: Sequence[int], dtype: np.dtype) -> tuple[Any, np.ndarray, np.ndarray]:
@@ -496,6 +502,258 @@ def upsample_bilinear2d(
             c.tensor(target, fmt),
         ],
         shape, x.dtype, out, stream,
+    )  # fmt: skip
+
+
+def roi_align_v2_get_workspace_size(
+    self: Tensor,
+    boxes: Tensor,
+    pooled_height: int,
+    pooled_width: int,
+    spatial_scale: float,
+    sampling_ratio: int,
+    aligned: bool,
+    out: Tensor,
+) -> tuple[int, Executor]:
+    """Phase one of ``aclnnRoiAlignV2`` (handle level), as the C call.
+
+    Parameters
+    ----------
+    self : Tensor
+        FLOAT or FLOAT16, NCHW, ``(N, C, H, W)`` with N, H, W > 0.
+    boxes : Tensor
+        ``self``'s dtype, ND, ``(K, 5)``: ``(image_id, x1, y1, x2, y2)`` per row.
+    pooled_height, pooled_width : int
+        Must equal ``out``'s last two dims.
+    spatial_scale : float
+        Feature-map scale (> FLT_MIN).
+    sampling_ratio : int
+        Samples per bin and axis (>= 0; 0 is adaptive).
+    aligned : bool
+        Half-pixel shift of the boxes (torchvision ``aligned=True``).
+    out : Tensor
+        ``self``'s dtype, NCHW, ``(K, C, pooled_height, pooled_width)``.
+
+    Returns
+    -------
+    workspace_size : int
+        Bytes of device workspace phase two needs (CANN's estimate).
+    executor : Executor
+        The planned call; it keeps the tensors' memory alive.
+
+    Raises
+    ------
+    ParamNullptrError
+        A NULL argument (161001).
+    ParamInvalidError
+        A dtype, format, shape or attribute CANN refuses (161002), in CANN's check order.
+    """
+    args = [
+        self.handle, boxes.handle, int(pooled_height), int(pooled_width), float(spatial_scale), int(sampling_ratio),
+        bool(aligned), out.handle,
+    ]  # fmt: skip
+    return _ROI_ALIGN_V2.plan(args, (self, boxes, out))
+
+
+def roi_align_get_workspace_size(
+    self: Tensor,
+    rois: Tensor,
+    batch_indices: Tensor,
+    mode: str,
+    output_height: int,
+    output_width: int,
+    sampling_ratio: int,
+    spatial_scale: float,
+    out: Tensor,
+) -> tuple[int, Executor]:
+    """Phase one of ``aclnnRoiAlign`` (ONNX-style, handle level), as the C call.
+
+    Parameters
+    ----------
+    self : Tensor
+        FLOAT or FLOAT16, NCHW, ``(N, C, H, W)``.
+    rois : Tensor
+        ``self``'s dtype, ND, ``(K, 4)``: ``(x1, y1, x2, y2)`` per row.
+    batch_indices : Tensor
+        INT32, ND, ``(K,)``: the image of each box.
+    mode : str
+        ``"avg"`` or ``"max"`` (anything else is refused by the C checks).
+    output_height, output_width : int
+        Must equal ``out``'s last two dims.
+    sampling_ratio : int
+        Samples per bin and axis (>= 0; 0 is adaptive).
+    spatial_scale : float
+        Feature-map scale (> 0).
+    out : Tensor
+        ``self``'s dtype, NCHW, ``(K, C, output_height, output_width)``.
+
+    Returns
+    -------
+    workspace_size : int
+        Bytes of device workspace phase two needs (CANN's estimate).
+    executor : Executor
+        The planned call; it keeps the tensors' memory alive.
+
+    Raises
+    ------
+    ParamNullptrError
+        A NULL tensor (161001).
+    ParamInvalidError
+        A dtype, format, shape, mode or attribute CANN refuses (161002), in CANN's check order.
+    """
+    c_mode = ffi.new("char[]", mode.encode())
+    args = [
+        self.handle, rois.handle, batch_indices.handle, c_mode, int(output_height), int(output_width),
+        int(sampling_ratio), float(spatial_scale), out.handle,
+    ]  # fmt: skip
+    return _ROI_ALIGN.plan(args, (self, rois, batch_indices, out))
+
+
+def roi_align_v2(
+    input: Any,
+    boxes: Any,
+    pooled_height: int,
+    pooled_width: int,
+    spatial_scale: float = 1.0,
+    sampling_ratio: int = 0,
+    aligned: bool = False,
+    *,
+    out: Any = None,
+    stream: Stream | None = None,
+) -> Any:
+    """RoIAlign (``aclnnRoiAlignV2``), as ``torchvision.ops.roi_align`` with CANN's numerics.
+
+    Parameters
+    ----------
+    input : array_like, float32 or float16, shape (N, C, H, W)
+        Feature map (numpy, a torch tensor, any DLPack or buffer-protocol array).
+    boxes : array_like, shape (K, 5)
+        Rows ``(image_id, x1, y1, x2, y2)`` in image coordinates, ``input``'s dtype
+        (lists take it).
+    pooled_height, pooled_width : int
+        Output grid per box.
+    spatial_scale : float
+        Feature-map scale relative to the image (> 0).
+    sampling_ratio : int
+        Samples per bin and axis; 0 is adaptive (``ceil`` of the bin size, computed
+        as ``size * float32(1 / pooled)``: 4 samples where torchvision takes 3 for
+        a 21-pixel box over 7 bins).
+    aligned : bool
+        Shift boxes by -0.5 pixel (torchvision ``aligned=True``); otherwise boxes
+        are at least one pixel wide.
+    out : array, optional
+        Writable array of shape ``(K, C, pooled_height, pooled_width)`` and
+        ``input``'s dtype; it is returned.
+    stream : Stream, optional
+        Stream to run on (default stream if None); the call waits for it.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(K, C, pooled_height, pooled_width)``.
+
+    Raises
+    ------
+    ParamInvalidError
+        Wrong dtype, format, shape or attribute (CANN status 161002).
+
+    Warns
+    -----
+    AclnnWarning
+        Boxes whose image id is outside ``[0, N)`` or that have no sample (CANN
+        leaves their output unwritten; here it is zero), or non-finite boxes.
+
+    Examples
+    --------
+    >>> import numpy as np, aclnn_emu
+    >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    >>> boxes = np.array([[0, 0, 0, 4, 4]], np.float32)
+    >>> aclnn_emu.roi_align_v2(x, boxes, 2, 2, sampling_ratio=1, aligned=True)[0, 0]
+    array([[ 2.5,  4.5],
+           [10.5, 12.5]], dtype=float32)
+    """
+    x = _as_array(input)
+    b = _as_array(boxes, x.dtype)
+    k = b.shape[0] if b.ndim >= 1 else 0
+    c = x.shape[1] if x.ndim == 4 else 0
+    return _ROI_ALIGN_V2(
+        lambda call, target: [
+            call.tensor(x, "NCHW"), call.tensor(b, "ND"), int(pooled_height), int(pooled_width), float(spatial_scale),
+            int(sampling_ratio), bool(aligned), call.tensor(target, "NCHW"),
+        ],
+        (k, c, int(pooled_height), int(pooled_width)), x.dtype, out, stream,
+    )  # fmt: skip
+
+
+def roi_align(
+    input: Any,
+    rois: Any,
+    batch_indices: Any,
+    mode: str = "avg",
+    output_height: int = 1,
+    output_width: int = 1,
+    sampling_ratio: int = 0,
+    spatial_scale: float = 1.0,
+    *,
+    out: Any = None,
+    stream: Stream | None = None,
+) -> Any:
+    """ONNX-style RoIAlign (``aclnnRoiAlign``): boxes and their image indices apart, ``"avg"`` or ``"max"``.
+
+    CANN runs it with ``roi_end_mode`` 0: boxes as given (no half-pixel shift)
+    and at least one pixel wide; ``"max"`` takes the largest bilinear sample of
+    a bin (not ONNX's maximum over weighted corners).
+
+    Parameters
+    ----------
+    input : array_like, float32 or float16, shape (N, C, H, W)
+        Feature map.
+    rois : array_like, shape (K, 4)
+        Rows ``(x1, y1, x2, y2)`` in image coordinates, ``input``'s dtype.
+    batch_indices : array_like of int32, shape (K,)
+        The image of each box (lists become int32).
+    mode : {"avg", "max"}
+        Pooling of the samples of a bin.
+    output_height, output_width : int
+        Output grid per box.
+    sampling_ratio : int
+        Samples per bin and axis; 0 is adaptive.
+    spatial_scale : float
+        Feature-map scale relative to the image (> 0).
+    out : array, optional
+        Writable array of shape ``(K, C, output_height, output_width)``; it is returned.
+    stream : Stream, optional
+        Stream to run on (default stream if None); the call waits for it.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(K, C, output_height, output_width)``.
+
+    Raises
+    ------
+    ParamInvalidError
+        Wrong dtype, format, shape, mode or attribute (CANN status 161002).
+
+    Examples
+    --------
+    >>> import numpy as np, aclnn_emu
+    >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    >>> aclnn_emu.roi_align(x, [[0, 0, 3, 3]], [0], "max", 1, 1, sampling_ratio=2)[0, 0]
+    array([[11.25]], dtype=float32)
+    """
+    x = _as_array(input)
+    r = _as_array(rois, x.dtype)
+    idx = _as_array(batch_indices, np.int32)
+    k = r.shape[0] if r.ndim >= 1 else 0
+    c = x.shape[1] if x.ndim == 4 else 0
+    c_mode = ffi.new("char[]", str(mode).encode())
+    return _ROI_ALIGN(
+        lambda call, target: [
+            call.tensor(x, "NCHW"), call.tensor(r, "ND"), call.tensor(idx, "ND"), c_mode, int(output_height),
+            int(output_width), int(sampling_ratio), float(spatial_scale), call.tensor(target, "NCHW"),
+        ],
+        (k, c, int(output_height), int(output_width)), x.dtype, out, stream,
     )  # fmt: skip
 
 

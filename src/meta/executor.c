@@ -7,6 +7,7 @@
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,4 +306,20 @@ ACL_FUNC_VISIBILITY aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, 
 {
     (void)tensor;
     return set_addr("aclSetOutputTensorAddr", executor, index, true, addr);
+}
+
+int emu_run_misuse(const char *op, char *msg, size_t cap, const char *fmt, ...)
+{
+    char what[EMU_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (!emu_strict()) {
+        emu_warning(op, "%s", what);
+        return 0;
+    }
+    emu_diag_warning();
+    snprintf(msg, cap, "%s: %s (strict mode)", op, what);
+    return ACLNN_ERR_PARAM_INVALID;
 }

@@ -90,6 +90,11 @@ bool emu_tensor_contiguous(const aclTensor *t);
 /* Bytes an intermediate tensor of numel items takes in a CANN workspace (512-byte aligned). */
 uint64_t emu_ws_bytes(int64_t numel, size_t item);
 
+/* In a run step: an input CANN accepts but that surely is a caller's bug
+ * (fidelity.md). Normal mode: a warning naming op, returns 0. Strict mode:
+ * the message (plus " (strict mode)") goes to msg, returns ACLNN_ERR_PARAM_INVALID. */
+int emu_run_misuse(const char *op, char *msg, size_t cap, const char *fmt, ...) EMU_PRINTF(4, 5);
+
 /* The kernel's view of one of the launch's tensors (see ops/kernel.h). */
 emu_view emu_launch_view(const emu_launch *l, size_t index);
 

@@ -35,19 +35,11 @@ static int check_boxes(const roi_plan *p, const emu_view *boxes, int64_t nk, cha
     if (!bad)
         return 0;
     const float *row = bx + first_bad * rs;
-    char what[256];
-    snprintf(what, sizeof what,
-             "%lld box(es) have an image id outside [0, %lld) or non-finite coordinates (or spatialScale is "
-             "NaN) and are skipped; first: box %lld = (%g, %g, %g, %g, %g)",
-             (long long)bad, (long long)p->batch, (long long)first_bad, (double)row[0], (double)row[cs],
-             (double)row[2 * cs], (double)row[3 * cs], (double)row[4 * cs]);
-    if (!emu_strict()) {
-        emu_warning(OP_NAME, "%s", what);
-        return 0;
-    }
-    emu_diag_warning();
-    snprintf(msg, cap, "%s: %s (strict mode)", OP_NAME, what);
-    return ACLNN_ERR_PARAM_INVALID;
+    return emu_run_misuse(OP_NAME, msg, cap,
+                          "%lld box(es) have an image id outside [0, %lld) or non-finite coordinates (or "
+                          "spatialScale is NaN) and are skipped; first: box %lld = (%g, %g, %g, %g, %g)",
+                          (long long)bad, (long long)p->batch, (long long)first_bad, (double)row[0], (double)row[cs],
+                          (double)row[2 * cs], (double)row[3 * cs], (double)row[4 * cs]);
 }
 
 static int run(const emu_launch *l, char *msg, size_t cap)

@@ -1,0 +1,137 @@
+/*
+ * aclnnRoiAlign (ONNX-style): checks (phase one, in the order of CANN's
+ * op_api, objdetect/roi_align/op_host/op_api/aclnn_roi_align.cpp), plan and
+ * launch. Its op_api runs the same l0 ROIAlign as aclnnRoiAlignV2 (with
+ * roi_end_mode 0 and the chosen pool mode), whose kernel this file shares;
+ * the image of box k comes from batchIndices (CANN concatenates it, Cast to
+ * the boxes' dtype, in front of the boxes).
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../meta/meta.h"
+#include "aclnnop/aclnn_roi_align.h"
+#include "roi_align_v2.h"
+
+#define OP_NAME "aclnnRoiAlign"
+static const char API[] = OP_NAME "GetWorkspaceSize";
+static const char *const TENSOR_NAMES[] = {"self", "rois", "batchIndices", "out"};
+
+static int run(const emu_launch *l, char *msg, size_t cap)
+{
+    const emu_view self = emu_launch_view(l, 0), rois = emu_launch_view(l, 1), idx = emu_launch_view(l, 2);
+    const emu_view out = emu_launch_view(l, 3);
+    roi_align_report r;
+    int st = roi_align_kernel(&self, &rois, &idx, &out, (const roi_align_plan *)l->params, &r, msg, cap);
+    if (!st && r.skipped)
+        st = emu_run_misuse(OP_NAME, msg, cap, "%lld box(es) name an image outside [0, %lld) or have no sample "
+                            "(first: box %lld); CANN leaves their output unwritten, the emulator writes zeros",
+                            (long long)r.skipped, (long long)self.dims[0], (long long)r.first_skipped);
+    if (!st && r.nonfinite)
+        st = emu_run_misuse(OP_NAME, msg, cap, "%lld box(es) have NaN or infinite coordinates",
+                            (long long)r.nonfinite);
+    return st;
+}
+
+EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 3, 1, run);
+
+/* Phase one's checks, in CANN's order (CheckParams). */
+static int check(const aclTensor *self, const aclTensor *rois, const aclTensor *batchIndices, const char *mode,
+                 int outputHeight, int outputWidth, int samplingRatio, float spatialScale, const aclTensor *out,
+                 const uint64_t *workspaceSize, aclOpExecutor *const *executor)
+{
+    /* 1. NULL pointers, then stale handles (never dereferenced) */
+    EMU_TRY(emu_check_not_null(API, self, "self"));
+    EMU_TRY(emu_check_not_null(API, rois, "rois"));
+    EMU_TRY(emu_check_not_null(API, batchIndices, "batchIndices"));
+    EMU_TRY(emu_check_not_null(API, out, "out"));
+    EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
+    EMU_TRY(emu_check_not_null(API, executor, "executor"));
+    EMU_TRY(emu_check_tensor_live(API, self, "self"));
+    EMU_TRY(emu_check_tensor_live(API, rois, "rois"));
+    EMU_TRY(emu_check_tensor_live(API, batchIndices, "batchIndices"));
+    EMU_TRY(emu_check_tensor_live(API, out, "out"));
+
+    /* 2. dtypes */
+    EMU_TRY(emu_check_dtype_in(API, self, "self", EMU_SET(aclDataType, ACL_FLOAT, ACL_FLOAT16)));
+    EMU_TRY(emu_check_dtype(API, batchIndices, "batchIndices", ACL_INT32, ""));
+    EMU_TRY(emu_check_dtype(API, rois, "rois", self->dtype, " (self's)"));
+    EMU_TRY(emu_check_dtype(API, out, "out", self->dtype, " (self's)"));
+
+    /* 3. formats */
+    EMU_TRY(emu_check_format(API, self, "self", ACL_FORMAT_NCHW));
+    EMU_TRY(emu_check_format(API, rois, "rois", ACL_FORMAT_ND));
+    EMU_TRY(emu_check_format(API, batchIndices, "batchIndices", ACL_FORMAT_ND));
+    EMU_TRY(emu_check_format(API, out, "out", ACL_FORMAT_NCHW));
+
+    /* 4. ranks and shapes */
+    EMU_TRY(emu_check_rank(API, self, "self", 4));
+    EMU_TRY(emu_check_rank(API, rois, "rois", 2));
+    EMU_TRY(emu_check_rank(API, batchIndices, "batchIndices", 1));
+    EMU_TRY(emu_check_rank(API, out, "out", 4));
+    EMU_TRY(emu_check_dim(API, batchIndices->dims[0], rois->dims[0], "batchIndices.shape[0]", "rois.shape[0]"));
+    EMU_TRY(emu_check_dim(API, rois->dims[1], 4, "rois.shape[1]", "(x1, y1, x2, y2)"));
+    EMU_TRY(emu_check_dim(API, out->dims[0], rois->dims[0], "out.shape[0]", "rois.shape[0]"));
+    EMU_TRY(emu_check_dim(API, out->dims[1], self->dims[1], "out.shape[1]", "self.shape[1]"));
+    EMU_TRY(emu_check_dim(API, out->dims[2], outputHeight, "out.shape[2]", "outputHeight"));
+    EMU_TRY(emu_check_dim(API, out->dims[3], outputWidth, "out.shape[3]", "outputWidth"));
+
+    /* 5. attributes */
+    if (!mode)
+        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "mode is NULL (\"avg\" or \"max\")");
+    if (strcmp(mode, "avg") != 0 && strcmp(mode, "max") != 0)
+        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "mode must be \"avg\" or \"max\", got \"%.32s\"", mode);
+    EMU_TRY(emu_check_min(API, samplingRatio, 0, "samplingRatio"));
+    if (!(spatialScale > 0)) /* CANN: spatialScale <= 0 is refused, a NaN passes */
+        if (spatialScale == spatialScale)
+            return emu_error(ACLNN_ERR_PARAM_INVALID, API, "spatialScale must be > 0, got %g", (double)spatialScale);
+    return 0;
+}
+
+ACLNN_API aclnnStatus aclnnRoiAlignGetWorkspaceSize(const aclTensor *self, const aclTensor *rois,
+                                                    const aclTensor *batchIndices, const char *mode, int outputHeight,
+                                                    int outputWidth, int samplingRatio, float spatialScale,
+                                                    aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    emu_diag_api(__func__);
+    int st = check(self, rois, batchIndices, mode, outputHeight, outputWidth, samplingRatio, spatialScale, out,
+                   workspaceSize, executor);
+    if (st)
+        return st;
+    const bool empty = emu_tensor_numel(self) == 0 || emu_tensor_numel(rois) == 0;
+    if (emu_tensor_numel(out) > 0 && (st = emu_check_output_writable(API, out, "out")) != 0)
+        return st;
+    const roi_align_plan p = {
+        .batch = self->dims[0], .channels = self->dims[1], .height = self->dims[2], .width = self->dims[3],
+        .boxes = empty ? 0 : rois->dims[0], .pooled_h = outputHeight, .pooled_w = outputWidth,
+        .spatial_scale = spatialScale, .samples = samplingRatio,
+        .samples_reciprocal = samplingRatio > 0 ? 1.0f / (float)samplingRatio : 0.0f,
+        .pooled_h_reciprocal = 1.0f / (float)outputHeight, .pooled_w_reciprocal = 1.0f / (float)outputWidth,
+        .roi_end_mode = 0, .max_mode = strcmp(mode, "max") == 0,
+    };
+    const size_t item = emu_dtype_size(self->dtype);
+    const int64_t k = rois->dims[0];
+    uint64_t ws;
+    if (empty) { /* CANN fills out with zeros: the Fill's value and result */
+        ws = emu_ws_bytes(1, item) + emu_ws_bytes(emu_tensor_numel(out), item);
+    } else { /* plus the boxes' preparation: Cast of the indices, ConcatD into (K, 5) */
+        ws = roi_align_workspace(&p, item) + emu_ws_bytes(k, item) + emu_ws_bytes(k * 5, item);
+        const aclTensor *inputs[] = {self, rois, batchIndices};
+        for (int i = 0; i < 3; i++)
+            if (!emu_tensor_contiguous(inputs[i]))
+                ws += emu_ws_bytes(emu_tensor_numel(inputs[i]), emu_dtype_size(inputs[i]->dtype));
+    }
+    char attrs[160];
+    snprintf(attrs, sizeof attrs, "mode=%s output=%dx%d samplingRatio=%d spatialScale=%g roi_end_mode=0", mode,
+             outputHeight, outputWidth, samplingRatio, (double)spatialScale);
+    const aclTensor *tensors[] = {self, rois, batchIndices, out};
+    return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
+}
+
+ACLNN_API aclnnStatus aclnnRoiAlign(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                    const aclrtStream stream)
+{
+    return emu_executor_launch(&OP, workspace, workspaceSize, executor, stream);
+}

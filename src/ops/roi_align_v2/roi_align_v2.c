@@ -1,0 +1,126 @@
+/*
+ * aclnnRoiAlignV2: checks (phase one, in the order of CANN's op_api,
+ * objdetect/roi_align/op_host/op_api/aclnn_roi_align_v2.cpp), plan and
+ * launch of the l0 ROIAlign (roi_end_mode 2 when aligned, else 0; "avg").
+ * The arithmetic is in roi_align_v2_kernel.c.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <float.h>
+#include <stdio.h>
+
+#include "../../meta/meta.h"
+#include "aclnnop/aclnn_roi_align_v2.h"
+#include "roi_align_v2.h"
+
+#define OP_NAME "aclnnRoiAlignV2"
+static const char API[] = OP_NAME "GetWorkspaceSize";
+static const char *const TENSOR_NAMES[] = {"self", "boxes", "out"};
+
+static int run(const emu_launch *l, char *msg, size_t cap)
+{
+    const emu_view self = emu_launch_view(l, 0), boxes = emu_launch_view(l, 1), out = emu_launch_view(l, 2);
+    roi_align_report r;
+    int st = roi_align_kernel(&self, &boxes, NULL, &out, (const roi_align_plan *)l->params, &r, msg, cap);
+    if (!st && r.skipped)
+        st = emu_run_misuse(OP_NAME, msg, cap, "%lld box(es) name an image outside [0, %lld) or have no sample "
+                            "(first: box %lld); CANN leaves their output unwritten, the emulator writes zeros",
+                            (long long)r.skipped, (long long)self.dims[0], (long long)r.first_skipped);
+    if (!st && r.nonfinite)
+        st = emu_run_misuse(OP_NAME, msg, cap, "%lld box(es) have NaN or infinite coordinates",
+                            (long long)r.nonfinite);
+    return st;
+}
+
+EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 2, 1, run);
+
+/* Phase one's checks, in CANN's order (CheckParams). */
+static int check(const aclTensor *self, const aclTensor *boxes, int64_t pooledHeight, int64_t pooledWidth,
+                 float spatialScale, int64_t samplingRatio, const aclTensor *out, const uint64_t *workspaceSize,
+                 aclOpExecutor *const *executor)
+{
+    /* 1. NULL pointers, then stale handles (never dereferenced) */
+    EMU_TRY(emu_check_not_null(API, self, "self"));
+    EMU_TRY(emu_check_not_null(API, boxes, "boxes"));
+    EMU_TRY(emu_check_not_null(API, out, "out"));
+    EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
+    EMU_TRY(emu_check_not_null(API, executor, "executor"));
+    EMU_TRY(emu_check_tensor_live(API, self, "self"));
+    EMU_TRY(emu_check_tensor_live(API, boxes, "boxes"));
+    EMU_TRY(emu_check_tensor_live(API, out, "out"));
+
+    /* 2. dtypes: FLOAT or FLOAT16, the same for all three */
+    EMU_TRY(emu_check_dtype_in(API, self, "self", EMU_SET(aclDataType, ACL_FLOAT, ACL_FLOAT16)));
+    EMU_TRY(emu_check_dtype(API, boxes, "boxes", self->dtype, " (self's)"));
+    EMU_TRY(emu_check_dtype(API, out, "out", self->dtype, " (self's)"));
+
+    /* 3. formats */
+    EMU_TRY(emu_check_format(API, self, "self", ACL_FORMAT_NCHW));
+    EMU_TRY(emu_check_format(API, boxes, "boxes", ACL_FORMAT_ND));
+    EMU_TRY(emu_check_format(API, out, "out", ACL_FORMAT_NCHW));
+
+    /* 4. ranks and shapes */
+    EMU_TRY(emu_check_rank(API, self, "self", 4));
+    EMU_TRY(emu_check_rank(API, boxes, "boxes", 2));
+    EMU_TRY(emu_check_rank(API, out, "out", 4));
+    if (self->dims[0] == 0 || self->dims[2] == 0 || self->dims[3] == 0)
+        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "self shape (%lld,%lld,%lld,%lld) contains 0 in N, H or W",
+                         (long long)self->dims[0], (long long)self->dims[1], (long long)self->dims[2],
+                         (long long)self->dims[3]);
+    EMU_TRY(emu_check_dim(API, boxes->dims[1], 5, "boxes.shape[1]", "(image index, x1, y1, x2, y2)"));
+    EMU_TRY(emu_check_dim(API, out->dims[0], boxes->dims[0], "out.shape[0]", "boxes.shape[0]"));
+    EMU_TRY(emu_check_dim(API, out->dims[1], self->dims[1], "out.shape[1]", "self.shape[1]"));
+    EMU_TRY(emu_check_dim(API, out->dims[2], pooledHeight, "out.shape[2]", "pooledHeight"));
+    EMU_TRY(emu_check_dim(API, out->dims[3], pooledWidth, "out.shape[3]", "pooledWidth"));
+
+    /* 5. attributes */
+    EMU_TRY(emu_check_min(API, samplingRatio, 0, "samplingRatio"));
+    if (spatialScale <= FLT_MIN) /* CANN's test: a NaN passes it */
+        return emu_error(ACLNN_ERR_PARAM_INVALID, API, "spatialScale must be > 0, got %g", (double)spatialScale);
+    return 0;
+}
+
+ACLNN_API aclnnStatus aclnnRoiAlignV2GetWorkspaceSize(const aclTensor *self, const aclTensor *boxes,
+                                                      int64_t pooledHeight, int64_t pooledWidth, float spatialScale,
+                                                      int64_t samplingRatio, bool aligned, aclTensor *out,
+                                                      uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    emu_diag_api(__func__);
+    int st = check(self, boxes, pooledHeight, pooledWidth, spatialScale, samplingRatio, out, workspaceSize, executor);
+    if (st)
+        return st;
+    const bool empty = emu_tensor_numel(self) == 0 || emu_tensor_numel(boxes) == 0;
+    if (emu_tensor_numel(out) > 0 && (st = emu_check_output_writable(API, out, "out")) != 0)
+        return st;
+    const roi_align_plan p = {
+        .batch = self->dims[0], .channels = self->dims[1], .height = self->dims[2], .width = self->dims[3],
+        .boxes = empty ? 0 : boxes->dims[0], .pooled_h = pooledHeight, .pooled_w = pooledWidth,
+        .spatial_scale = spatialScale, .samples = (int32_t)samplingRatio,
+        .samples_reciprocal = samplingRatio > 0 ? 1.0f / (float)samplingRatio : 0.0f,
+        .pooled_h_reciprocal = 1.0f / (float)pooledHeight, .pooled_w_reciprocal = 1.0f / (float)pooledWidth,
+        .roi_end_mode = aligned ? 2 : 0,
+    };
+    const size_t item = emu_dtype_size(self->dtype);
+    uint64_t ws;
+    if (empty) { /* CANN fills out with zeros: the Fill's value and result */
+        ws = emu_ws_bytes(1, item) + emu_ws_bytes(emu_tensor_numel(out), item);
+    } else {
+        ws = roi_align_workspace(&p, item);
+        if (!emu_tensor_contiguous(self))
+            ws += emu_ws_bytes(emu_tensor_numel(self), item);
+        if (!emu_tensor_contiguous(boxes))
+            ws += emu_ws_bytes(emu_tensor_numel(boxes), item);
+    }
+    char attrs[160];
+    snprintf(attrs, sizeof attrs, "pooled=%lldx%lld spatialScale=%g samplingRatio=%lld aligned=%d roi_end_mode=%d",
+             (long long)pooledHeight, (long long)pooledWidth, (double)spatialScale, (long long)samplingRatio,
+             (int)aligned, (int)p.roi_end_mode);
+    const aclTensor *tensors[] = {self, boxes, out};
+    return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
+}
+
+ACLNN_API aclnnStatus aclnnRoiAlignV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                                      aclrtStream stream)
+{
+    return emu_executor_launch(&OP, workspace, workspaceSize, executor, stream);
+}

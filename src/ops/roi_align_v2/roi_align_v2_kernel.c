@@ -1,0 +1,310 @@
+/*
+ * RoIAlign forward kernel, as CANN's TBE ROIAlign (roi_align.py, CANN
+ * 8.1.RC1) computes it.
+ *
+ * Per box, in float32: the box scaled (and shifted by roi_end_mode), its
+ * size (at least 1 unless mode 2), bin = size * fl(1 / pooled), the samples
+ * per bin (fixed, or ceil(bin)), the sample step (bin / count, or bin *
+ * fl(1 / count)); sample k of an axis sits at ((k + 0.5) * step + start),
+ * clamped to [0, size - 1], with weights (1 - f, f) that are zero outside
+ * [-1, size] and, for "avg", divided by the axis' sample count. A sample's
+ * value is (p1 w1 + p2 w2) + (p3 w3 + p4 w4); a bin adds its samples (rows,
+ * then columns) from 0, or takes their maximum from the type's lowest value.
+ * FLOAT16 inputs round every product and sum to float16, as the kernel's
+ * float16 vector instructions do.
+ *
+ * The feature map is first laid out channels-last (CANN's kernel reads
+ * NC1HWC0 for the same reason): a sample's four taps are then four
+ * contiguous channel vectors. Boxes run in parallel; each owns its output.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernel/half.h"
+#include "roi_align_v2.h"
+
+/* One box in the kernel's float32 terms. */
+typedef struct box_geom {
+    int64_t image; /* -1: outside [0, N), skipped */
+    float start_x, start_y, step_x, step_y;
+    int64_t count_x, count_y; /* samples per bin; <= 0: none */
+} box_geom;
+
+/* C's (int32_t)ceilf as the vector conversion saturates it; NaN gives 0. */
+static int64_t ceil_i32(float v)
+{
+    if (!(v == v))
+        return 0;
+    const float c = ceilf(v);
+    return c >= 2147483647.0f ? INT32_MAX : c <= -2147483648.0f ? INT32_MIN : (int64_t)c;
+}
+
+static float load_f(const emu_view *v, int64_t o, const float *f16)
+{
+    const void *b = v->data;
+    switch (v->dtype) {
+    case ACL_FLOAT16: return f16[((const uint16_t *)b)[o]];
+    case ACL_INT32: return (float)((const int32_t *)b)[o];
+    default: return ((const float *)b)[o];
+    }
+}
+
+/* Row k of the boxes as (index, x1, y1, x2, y2), float32 (CANN converts float16 boxes to float32). */
+static void box_row(const emu_view *rois, const emu_view *batch_indices, int64_t k, const float *f16, float r[5])
+{
+    const int64_t base = rois->offset + k * rois->strides[0], cs = rois->strides[1];
+    const int first = batch_indices ? 1 : 0; /* the column of x1 */
+    for (int j = first; j < 5; j++)
+        r[j] = load_f(rois, base + (j - first) * cs, f16);
+    if (batch_indices) { /* aclnnRoiAlign: the int32 index Cast to the boxes' dtype and concatenated */
+        const int32_t id = ((const int32_t *)batch_indices->data)[batch_indices->offset + k * batch_indices->strides[0]];
+        r[0] = rois->dtype == ACL_FLOAT16 ? f16[emu_f32_to_f16((float)id)] : (float)id;
+    }
+}
+
+static box_geom geometry(const roi_align_plan *p, const float r[5])
+{
+    box_geom g = {.image = -1};
+    const float fi = floorf(r[0]);
+    if (fi >= 0.0f && fi < (float)p->batch)
+        g.image = (int64_t)fi;
+    float x0 = r[1] * p->spatial_scale, y0 = r[2] * p->spatial_scale;
+    float x1 = r[3] * p->spatial_scale, y1 = r[4] * p->spatial_scale;
+    if (p->roi_end_mode == 1) {
+        x1 = x1 + p->spatial_scale;
+        y1 = y1 + p->spatial_scale;
+    } else if (p->roi_end_mode > 1) {
+        x0 = x0 - 0.5f, y0 = y0 - 0.5f, x1 = x1 - 0.5f, y1 = y1 - 0.5f;
+    }
+    float w = x1 - x0, h = y1 - y0;
+    if (p->roi_end_mode < 2) {
+        w = w > 1.0f ? w : 1.0f;
+        h = h > 1.0f ? h : 1.0f;
+    }
+    const float bin_w = w * p->pooled_w_reciprocal, bin_h = h * p->pooled_h_reciprocal;
+    g.start_x = x0;
+    g.start_y = y0;
+    if (p->samples > 0) {
+        g.count_x = g.count_y = p->samples;
+        g.step_x = bin_w * p->samples_reciprocal;
+        g.step_y = bin_h * p->samples_reciprocal;
+    } else {
+        g.count_x = ceil_i32(bin_w);
+        g.count_y = ceil_i32(bin_h);
+        g.step_x = bin_w / (float)g.count_x;
+        g.step_y = bin_h / (float)g.count_y;
+    }
+    return g;
+}
+
+/* Sample k of an axis of `size` pixels: taps lo, hi and their weights. */
+typedef struct axis_tap {
+    int32_t lo, hi;
+    float wl, wh;
+} axis_tap;
+
+static axis_tap sample(float start, float step, int64_t k, int64_t size, int64_t count, bool avg)
+{
+    const float t = ((float)k + 0.5f) * step + start;
+    float x = t > 0.0f ? t : 0.0f;
+    const float fl = floorf(x);
+    int64_t lo = fl >= 2147483647.0f ? INT32_MAX : (int64_t)fl;
+    int64_t hi = lo < INT32_MAX ? lo + 1 : lo;
+    lo = lo < size - 1 ? lo : size - 1;
+    hi = hi < size - 1 ? hi : size - 1;
+    x = x < (float)(size - 1) ? x : (float)(size - 1);
+    float wh = x - (float)lo, wl = 1.0f - wh;
+    if (t < -1.0f || t > (float)size)
+        wl = wh = 0.0f;
+    if (avg) {
+        wl = wl / (float)count;
+        wh = wh / (float)count;
+    }
+    return (axis_tap){(int32_t)lo, (int32_t)hi, wl, wh};
+}
+
+typedef struct roi_ctx {
+    const roi_align_plan *p;
+    const float *fm; /* (N, H, W, C) float32 (float16 values, exactly, for FLOAT16) */
+    const emu_view *out;
+    bool half;
+    const float *f16;
+} roi_ctx;
+
+static inline float r16(const float *f16, float v)
+{
+    return f16[emu_f32_to_f16(v)];
+}
+
+/* One bin's channel vector: acc[c] over the samples of (ph, pw). */
+EMU_HOT static void pool_bin(const roi_ctx *x, const axis_tap *ty, const axis_tap *tx, int64_t ny, int64_t nx,
+                             const float *img, float *restrict acc)
+{
+    const roi_align_plan *p = x->p;
+    const int64_t C = p->channels, W = p->width;
+    const float init = !p->max_mode ? 0.0f : x->half ? -65504.0f : -FLT_MAX;
+    for (int64_t c = 0; c < C; c++)
+        acc[c] = init;
+    for (int64_t iy = 0; iy < ny; iy++) {
+        const axis_tap y = ty[iy];
+        const float *row_lo = img + (int64_t)y.lo * W * C, *row_hi = img + (int64_t)y.hi * W * C;
+        for (int64_t ix = 0; ix < nx; ix++) {
+            const axis_tap xs = tx[ix];
+            float w1 = y.wl * xs.wl, w2 = y.wl * xs.wh, w3 = y.wh * xs.wl, w4 = y.wh * xs.wh;
+            const float *restrict p1 = row_lo + (int64_t)xs.lo * C, *restrict p2 = row_lo + (int64_t)xs.hi * C;
+            const float *restrict p3 = row_hi + (int64_t)xs.lo * C, *restrict p4 = row_hi + (int64_t)xs.hi * C;
+            if (x->half) { /* float16 weights, products and sums */
+                const float *f = x->f16;
+                w1 = r16(f, w1), w2 = r16(f, w2), w3 = r16(f, w3), w4 = r16(f, w4);
+                for (int64_t c = 0; c < C; c++) {
+                    const float v = r16(f, r16(f, r16(f, p1[c] * w1) + r16(f, p2[c] * w2)) +
+                                               r16(f, r16(f, p3[c] * w3) + r16(f, p4[c] * w4)));
+                    acc[c] = p->max_mode ? (acc[c] > v ? acc[c] : v) : r16(f, acc[c] + v);
+                }
+            } else if (p->max_mode) {
+                for (int64_t c = 0; c < C; c++) {
+                    const float v = (p1[c] * w1 + p2[c] * w2) + (p3[c] * w3 + p4[c] * w4);
+                    acc[c] = acc[c] > v ? acc[c] : v;
+                }
+            } else {
+                for (int64_t c = 0; c < C; c++)
+                    acc[c] = acc[c] + ((p1[c] * w1 + p2[c] * w2) + (p3[c] * w3 + p4[c] * w4));
+            }
+        }
+    }
+}
+
+static void store(const emu_view *out, int64_t o, float v)
+{
+    if (out->dtype == ACL_FLOAT16)
+        ((uint16_t *)out->data)[o] = emu_f32_to_f16(v);
+    else
+        ((float *)out->data)[o] = v;
+}
+
+/* Box k: every bin, every channel. */
+static void one_box(const roi_ctx *x, int64_t k, const box_geom *g, axis_tap *ty, axis_tap *tx, float *acc)
+{
+    const roi_align_plan *p = x->p;
+    const emu_view *out = x->out;
+    const int64_t *os = out->strides, ob = out->offset + k * os[0];
+    const int64_t ny = g->count_y > 0 ? g->count_y : 0, nx = g->count_x > 0 ? g->count_x : 0;
+    if (g->image < 0 || nx == 0 || ny == 0) { /* CANN leaves the output unwritten: zeros here */
+        for (int64_t c = 0; c < p->channels; c++)
+            for (int64_t i = 0; i < p->pooled_h; i++)
+                for (int64_t j = 0; j < p->pooled_w; j++)
+                    store(out, ob + c * os[1] + i * os[2] + j * os[3], 0.0f);
+        return;
+    }
+    const bool avg = !p->max_mode;
+    const float *img = x->fm + g->image * p->height * p->width * p->channels;
+    for (int64_t j = 0; j < p->pooled_w * nx; j++)
+        tx[j] = sample(g->start_x, g->step_x, j, p->width, nx, avg);
+    for (int64_t i = 0; i < p->pooled_h * ny; i++)
+        ty[i] = sample(g->start_y, g->step_y, i, p->height, ny, avg);
+    for (int64_t i = 0; i < p->pooled_h; i++)
+        for (int64_t j = 0; j < p->pooled_w; j++) {
+            pool_bin(x, ty + i * ny, tx + j * nx, ny, nx, img, acc);
+            for (int64_t c = 0; c < p->channels; c++)
+                store(out, ob + c * os[1] + i * os[2] + j * os[3], acc[c]);
+        }
+}
+
+/* The feature map as (N, H, W, C) float32, into dst. */
+static void channels_last(const emu_view *self, const roi_align_plan *p, float *dst, const float *f16)
+{
+    const int64_t *s = self->strides, C = p->channels, H = p->height, W = p->width;
+#pragma omp parallel for collapse(2) schedule(static) num_threads(emu_kernel_threads())
+    for (int64_t n = 0; n < p->batch; n++)
+        for (int64_t h = 0; h < H; h++) {
+            float *row = dst + (n * H + h) * W * C;
+            for (int64_t c = 0; c < C; c++) {
+                const int64_t src = self->offset + n * s[0] + c * s[1] + h * s[2];
+                for (int64_t w = 0; w < W; w++)
+                    row[w * C + c] = load_f(self, src + w * s[3], f16);
+            }
+        }
+}
+
+int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view *batch_indices, const emu_view *out,
+                     const roi_align_plan *p, roi_align_report *report, char *msg, size_t cap)
+{
+    *report = (roi_align_report){.first_skipped = -1, .first_too_many = -1};
+    if (emu_view_numel(out) == 0)
+        return 0;
+    const float *f16 = emu_f16_table();
+    const int64_t K = p->boxes;
+    box_geom *geom = malloc((size_t)K * sizeof *geom);
+    const size_t fm_len = (size_t)(p->batch * p->height * p->width * p->channels);
+    float *fm = malloc((fm_len ? fm_len : 1) * sizeof *fm);
+    if (!geom || !fm) {
+        free(geom);
+        free(fm);
+        snprintf(msg, cap, "out of memory for the channels-last feature map (%zu bytes)", fm_len * sizeof(float));
+        return EMU_KERNEL_ERR_INNER;
+    }
+    /* Geometry first (cheap, serial): skipped boxes and the work bound are known before any output is written. */
+    int64_t max_x = 1, max_y = 1;
+    for (int64_t k = 0; k < K; k++) {
+        float r[5];
+        box_row(rois, batch_indices, k, f16, r);
+        geom[k] = geometry(p, r);
+        if (!isfinite(r[1]) || !isfinite(r[2]) || !isfinite(r[3]) || !isfinite(r[4]))
+            report->nonfinite++;
+        const int64_t nx = geom[k].count_x > 0 ? geom[k].count_x : 0, ny = geom[k].count_y > 0 ? geom[k].count_y : 0;
+        if (geom[k].image < 0 || nx == 0 || ny == 0) {
+            if (report->skipped++ == 0)
+                report->first_skipped = k;
+            continue;
+        }
+        const double total = (double)nx * (double)p->pooled_w * (double)ny * (double)p->pooled_h;
+        if (total > (double)ROI_ALIGN_MAX_SAMPLES_PER_BOX) {
+            if (report->too_many++ == 0)
+                report->first_too_many = k;
+            continue;
+        }
+        max_x = nx * p->pooled_w > max_x ? nx * p->pooled_w : max_x;
+        max_y = ny * p->pooled_h > max_y ? ny * p->pooled_h : max_y;
+    }
+    if (report->too_many) {
+        snprintf(msg, cap, "%lld box(es) ask for more than %lld samples each (first: box %lld, %lld x %lld per bin); "
+                 "the emulator refuses them rather than compute for hours", (long long)report->too_many,
+                 (long long)ROI_ALIGN_MAX_SAMPLES_PER_BOX, (long long)report->first_too_many,
+                 (long long)geom[report->first_too_many].count_y, (long long)geom[report->first_too_many].count_x);
+        free(geom);
+        free(fm);
+        return EMU_KERNEL_ERR_PARAM_INVALID;
+    }
+    channels_last(self, p, fm, f16);
+    roi_ctx x = {.p = p, .fm = fm, .out = out, .half = self->dtype == ACL_FLOAT16, .f16 = f16};
+    int status = 0;
+    const int threads = K * p->channels * p->pooled_h * p->pooled_w < 4096 ? 1 : emu_kernel_threads();
+    (void)threads;
+#pragma omp parallel num_threads(threads)
+    {
+        axis_tap *tx = malloc((size_t)max_x * sizeof *tx), *ty = malloc((size_t)max_y * sizeof *ty);
+        float *acc = malloc((size_t)(p->channels + 1) * sizeof *acc);
+        const bool ok = tx && ty && acc;
+        if (!ok) {
+#pragma omp atomic write
+            status = EMU_KERNEL_ERR_INNER;
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t k = 0; k < K; k++)
+            if (ok)
+                one_box(&x, k, &geom[k], ty, tx, acc);
+        free(tx);
+        free(ty);
+        free(acc);
+    }
+    if (status)
+        snprintf(msg, cap, "out of memory for the per-thread sample tables");
+    free(geom);
+    free(fm);
+    return status;
+}
