@@ -1,4 +1,6 @@
-"""Benchmarks of spec/performance.md: workloads U1-U6, R1-R4, T2, copy bandwidth, thread scaling.
+"""Benchmarks of spec/performance.md: workloads U1-U6, R1-R4, T2, copy bandwidth, thread scaling,
+and the forward operators on the same shapes (U1-fwd: the upsample whose backward U1 is; R1-fwd:
+aclnnRoiAlignV2 on R1's feature map and boxes).
 
 Each operator call is timed as phase one + phase two + synchronize with its
 inputs already in emulated device memory; the peer (PyTorch CPU /
@@ -176,6 +178,69 @@ def bench_roi(name: str, repeat: int) -> dict:
     return row
 
 
+def bench_upsample_forward(name: str, repeat: int) -> dict:
+    """The forward of upsample workload `name`: input (N, C, H, W) -> (outH, outW)."""
+    p = UPSAMPLE[name.removesuffix("-fwd")]
+    dt = np_dtype(p["dtype"])
+    n, c, h, w, oh, ow = p["n"], p["c"], p["h"], p["w"], p["oh"], p["ow"]
+    nhwc = p["fmt"] == "NHWC"
+    x = np.random.default_rng(0).standard_normal((n, h, w, c) if nhwc else (n, c, h, w), dtype=np.float32).astype(dt)
+    out_shape = (n, oh, ow, c) if nhwc else (n, c, oh, ow)
+    keep: list = []
+    tx, to = device_tensor(x, p["fmt"], keep), device_tensor(np.zeros(out_shape, dt), p["fmt"], keep)
+    osz = aclnn_emu.IntArray((oh, ow))
+    keep.append(osz)
+    args = [tx.handle, osz.handle, p["align"], 0.0, 0.0, to.handle]
+    ours = median_time(
+        lambda: run_two_phase(lib.aclnnUpsampleBilinear2dGetWorkspaceSize, lib.aclnnUpsampleBilinear2d, args), repeat
+    )
+    out = np.empty(out_shape, dt)
+    ours_array = median_time(lambda: aclnn_emu.upsample_bilinear2d(x, (oh, ow), p["align"], format=p["fmt"], out=out),
+                             repeat)  # fmt: skip
+    row = dict(workload=name, ours_s=ours, ours_array_s=ours_array,
+               bandwidth_GBps=(x.nbytes + out.nbytes) / ours / 1e9)  # fmt: skip
+    if torch is not None and p["dtype"] == "float32":
+        xt = torch.from_numpy(x)
+        if nhwc:
+            xt = xt.permute(0, 3, 1, 2)  # channels_last, as ours
+        peer = median_time(
+            lambda: torch.nn.functional.interpolate(xt, size=(oh, ow), mode="bilinear", align_corners=p["align"]),
+            repeat,
+        )
+        row.update(peer="torch " + ("channels_last" if nhwc else "NCHW"), peer_s=peer, ratio=peer / ours)
+    for t in keep[::-1]:
+        t.close()
+    return row
+
+
+def bench_roi_forward(name: str, repeat: int) -> dict:
+    """aclnnRoiAlignV2 on the feature map and boxes of RoIAlign workload `name`."""
+    p = ROI[name.removesuffix("-fwd")]
+    rng = np.random.default_rng(1)
+    boxes = random_boxes(rng, p["k"], p["b"], p["h"], p["w"], p["scale"])
+    x = rng.standard_normal((p["b"], p["c"], p["h"], p["w"]), dtype=np.float32)
+    keep: list = []
+    tx, tb = device_tensor(x, "NCHW", keep), device_tensor(boxes, "ND", keep)
+    to = device_tensor(np.zeros((p["k"], p["c"], p["ph"], p["pw"]), np.float32), "NCHW", keep)
+    args = [tx.handle, tb.handle, p["ph"], p["pw"], p["scale"], p["ratio"], p["aligned"], to.handle]
+    ours = median_time(lambda: run_two_phase(lib.aclnnRoiAlignV2GetWorkspaceSize, lib.aclnnRoiAlignV2, args), repeat)
+    row = dict(workload=name, ours_s=ours)
+    if torch is not None and torchvision is not None:
+        xt, bt = torch.from_numpy(x), torch.from_numpy(boxes)
+        peer = median_time(
+            lambda: torchvision.ops.roi_align(xt, bt, (p["ph"], p["pw"]), p["scale"], p["ratio"], p["aligned"]),
+            max(3, repeat // 2),
+        )
+        row.update(peer="torchvision", peer_s=peer, ratio=peer / ours)
+    for t in keep[::-1]:
+        t.close()
+    return row
+
+
+FORWARD = {"U1-fwd": bench_upsample_forward, "U4-fwd": bench_upsample_forward, "U6-fwd": bench_upsample_forward,
+           "R1-fwd": bench_roi_forward, "R2-fwd": bench_roi_forward}  # fmt: skip
+
+
 def bench_python_overhead(repeat: int) -> dict:
     """T2: the full Python call on a 1x1x2x2 upsample (array in, array out)."""
     g = np.ones((1, 1, 2, 2), np.float32)
@@ -209,7 +274,7 @@ def main() -> int:
     aclnn_emu.set_option("ACLNN_EMU_THREADS", args.threads)
     if torch is not None:
         torch.set_num_threads(args.threads)
-    wanted = args.workloads or [*UPSAMPLE, *ROI, "T2"]
+    wanted = args.workloads or [*UPSAMPLE, *ROI, *FORWARD, "T2"]
     copy_bw = copy_bandwidth(args.repeat)
     print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, threads={args.threads}, "
           f"torch {getattr(torch, '__version__', '-')}, copy bandwidth {copy_bw:.1f} GB/s")  # fmt: skip
@@ -220,6 +285,10 @@ def main() -> int:
             row["copy_fraction"] = row["bandwidth_GBps"] / copy_bw
         elif name in ROI:
             row = bench_roi(name, args.repeat)
+        elif name in FORWARD:
+            row = FORWARD[name](name, args.repeat)
+            if "bandwidth_GBps" in row:
+                row["copy_fraction"] = row["bandwidth_GBps"] / copy_bw
         elif name == "T2":
             row = bench_python_overhead(args.repeat)
         else:
@@ -233,6 +302,8 @@ def main() -> int:
             extra += f"  {row['peer']} {1e3 * row['peer_s']:.1f} ms  ratio {row['ratio']:.1f}x"
         if "peer_channels_last_s" in row:
             extra += f"  (torch channels_last {1e3 * row['peer_channels_last_s']:.1f} ms)"
+        if "ours_array_s" in row:
+            extra += f"  (array API {1e3 * row['ours_array_s']:.1f} ms)"
         unit = (1e6, "us") if name == "T2" else (1e3, "ms")
         print(f"{name:8s} ours {unit[0] * row['ours_s']:8.2f} {unit[1]}{extra}", flush=True)
     if args.json:

@@ -282,3 +282,24 @@ def test_overlapping_output_rejected():
     out = np.lib.stride_tricks.as_strided(base, (1, 1, 4, 4), (0, 0, 0, 4))
     with pytest.raises(ParamInvalidError, match="out has overlapping strides"):
         call(f32(1, 1, 2, 2), (4, 4), out)
+
+
+@pytest.mark.parametrize("factor", [2, 3, 4, 8])
+@pytest.mark.parametrize("align", [False, True])
+def test_integer_factors_are_bit_exact(factor, align, rng):
+    # Integer upscaling takes the kernel's periodic W pass (no gathers) on most of each row.
+    x = rng.standard_normal((2, 3, 9, 40)).astype(np.float32)
+    out = run(x, (9 * factor, 40 * factor), align)
+    np.testing.assert_array_equal(out, upsample_bilinear2d_forward(x, (9 * factor, 40 * factor), align, 0.0, 0.0))
+    out = run(x, (9 * factor, 40 * factor), align, float(factor), float(factor))
+    np.testing.assert_array_equal(
+        out, upsample_bilinear2d_forward(x, (9 * factor, 40 * factor), align, float(factor), float(factor))
+    )
+
+
+def test_large_outputs_take_streaming_stores_and_stay_bit_exact(rng):
+    # Outputs beyond 32 MiB are written with streaming stores (AVX2 machines): the same bits.
+    x = rng.standard_normal((2, 4, 512, 550)).astype(np.float32)
+    out = run(x, (1024, 1100))
+    assert out.nbytes > 32 << 20
+    np.testing.assert_array_equal(out, upsample_bilinear2d_forward(x, (1024, 1100), False, 0.0, 0.0))

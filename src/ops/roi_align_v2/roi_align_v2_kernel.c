@@ -128,10 +128,15 @@ static axis_tap sample(float start, float step, int64_t k, int64_t size, int64_t
     return (axis_tap){(int32_t)lo, (int32_t)hi, wl, wh};
 }
 
+/* Channels per block: CANN's C0. A block of one image is laid out (H, W, 16) in a per-thread buffer
+ * that fits in L2, and every box of that image is pooled from it. */
+#define CB 16
+
 typedef struct roi_ctx {
     const roi_align_plan *p;
-    const float *fm; /* (N, H, W, C) float32 (float16 values, exactly, for FLOAT16) */
-    const emu_view *out;
+    const emu_view *self, *out;
+    const box_geom *geom;
+    const int64_t *order, *first; /* boxes sorted by image: order[first[n] .. first[n + 1]) */
     bool half;
     const float *f16;
 } roi_ctx;
@@ -141,38 +146,38 @@ static inline float r16(const float *f16, float v)
     return f16[emu_f32_to_f16(v)];
 }
 
-/* One bin's channel vector: acc[c] over the samples of (ph, pw). */
+/* One bin of one channel block: acc[CB] over the samples of (ph, pw). */
 EMU_HOT static void pool_bin(const roi_ctx *x, const axis_tap *ty, const axis_tap *tx, int64_t ny, int64_t nx,
-                             const float *img, float *restrict acc)
+                             const float *blk, float *restrict acc)
 {
     const roi_align_plan *p = x->p;
-    const int64_t C = p->channels, W = p->width;
+    const int64_t W = p->width;
     const float init = !p->max_mode ? 0.0f : x->half ? -65504.0f : -FLT_MAX;
-    for (int64_t c = 0; c < C; c++)
+    for (int c = 0; c < CB; c++)
         acc[c] = init;
     for (int64_t iy = 0; iy < ny; iy++) {
         const axis_tap y = ty[iy];
-        const float *row_lo = img + (int64_t)y.lo * W * C, *row_hi = img + (int64_t)y.hi * W * C;
+        const float *row_lo = blk + (int64_t)y.lo * W * CB, *row_hi = blk + (int64_t)y.hi * W * CB;
         for (int64_t ix = 0; ix < nx; ix++) {
             const axis_tap xs = tx[ix];
             float w1 = y.wl * xs.wl, w2 = y.wl * xs.wh, w3 = y.wh * xs.wl, w4 = y.wh * xs.wh;
-            const float *restrict p1 = row_lo + (int64_t)xs.lo * C, *restrict p2 = row_lo + (int64_t)xs.hi * C;
-            const float *restrict p3 = row_hi + (int64_t)xs.lo * C, *restrict p4 = row_hi + (int64_t)xs.hi * C;
+            const float *restrict p1 = row_lo + (int64_t)xs.lo * CB, *restrict p2 = row_lo + (int64_t)xs.hi * CB;
+            const float *restrict p3 = row_hi + (int64_t)xs.lo * CB, *restrict p4 = row_hi + (int64_t)xs.hi * CB;
             if (x->half) { /* float16 weights, products and sums */
                 const float *f = x->f16;
                 w1 = r16(f, w1), w2 = r16(f, w2), w3 = r16(f, w3), w4 = r16(f, w4);
-                for (int64_t c = 0; c < C; c++) {
+                for (int c = 0; c < CB; c++) {
                     const float v = r16(f, r16(f, r16(f, p1[c] * w1) + r16(f, p2[c] * w2)) +
                                                r16(f, r16(f, p3[c] * w3) + r16(f, p4[c] * w4)));
                     acc[c] = p->max_mode ? (acc[c] > v ? acc[c] : v) : r16(f, acc[c] + v);
                 }
             } else if (p->max_mode) {
-                for (int64_t c = 0; c < C; c++) {
+                for (int c = 0; c < CB; c++) {
                     const float v = (p1[c] * w1 + p2[c] * w2) + (p3[c] * w3 + p4[c] * w4);
                     acc[c] = acc[c] > v ? acc[c] : v;
                 }
             } else {
-                for (int64_t c = 0; c < C; c++)
+                for (int c = 0; c < CB; c++)
                     acc[c] = acc[c] + ((p1[c] * w1 + p2[c] * w2) + (p3[c] * w3 + p4[c] * w4));
             }
         }
@@ -187,48 +192,69 @@ static void store(const emu_view *out, int64_t o, float v)
         ((float *)out->data)[o] = v;
 }
 
-/* Box k: every bin, every channel. */
-static void one_box(const roi_ctx *x, int64_t k, const box_geom *g, axis_tap *ty, axis_tap *tx, float *acc)
+/* Channels [c0, c0 + n) of box k: every bin, from the block. */
+static void one_box(const roi_ctx *x, int64_t k, int64_t c0, int64_t n, const float *blk, axis_tap *ty,
+                    axis_tap *tx)
 {
     const roi_align_plan *p = x->p;
+    const box_geom *g = &x->geom[k];
     const emu_view *out = x->out;
-    const int64_t *os = out->strides, ob = out->offset + k * os[0];
-    const int64_t ny = g->count_y > 0 ? g->count_y : 0, nx = g->count_x > 0 ? g->count_x : 0;
-    if (g->image < 0 || nx == 0 || ny == 0) { /* CANN leaves the output unwritten: zeros here */
-        for (int64_t c = 0; c < p->channels; c++)
-            for (int64_t i = 0; i < p->pooled_h; i++)
-                for (int64_t j = 0; j < p->pooled_w; j++)
-                    store(out, ob + c * os[1] + i * os[2] + j * os[3], 0.0f);
-        return;
-    }
+    const int64_t *os = out->strides, ob = out->offset + k * os[0] + c0 * os[1];
+    const int64_t ny = g->count_y, nx = g->count_x;
     const bool avg = !p->max_mode;
-    const float *img = x->fm + g->image * p->height * p->width * p->channels;
     for (int64_t j = 0; j < p->pooled_w * nx; j++)
         tx[j] = sample(g->start_x, g->step_x, j, p->width, nx, avg);
     for (int64_t i = 0; i < p->pooled_h * ny; i++)
         ty[i] = sample(g->start_y, g->step_y, i, p->height, ny, avg);
+    float acc[CB];
     for (int64_t i = 0; i < p->pooled_h; i++)
         for (int64_t j = 0; j < p->pooled_w; j++) {
-            pool_bin(x, ty + i * ny, tx + j * nx, ny, nx, img, acc);
-            for (int64_t c = 0; c < p->channels; c++)
-                store(out, ob + c * os[1] + i * os[2] + j * os[3], acc[c]);
+            pool_bin(x, ty + i * ny, tx + j * nx, ny, nx, blk, acc);
+            const int64_t o = ob + i * os[2] + j * os[3];
+            if (out->dtype == ACL_FLOAT) {
+                float *dst = (float *)out->data + o;
+                for (int64_t c = 0; c < n; c++)
+                    dst[c * os[1]] = acc[c];
+            } else {
+                for (int64_t c = 0; c < n; c++)
+                    store(out, o + c * os[1], acc[c]);
+            }
         }
 }
 
-/* The feature map as (N, H, W, C) float32, into dst. */
-static void channels_last(const emu_view *self, const roi_align_plan *p, float *dst, const float *f16)
+/* Channels [c0, c0 + n) of image b as (H, W, CB) float32, zero-padded to CB. */
+static void load_block(const roi_ctx *x, int64_t b, int64_t c0, int64_t n, float *blk)
 {
-    const int64_t *s = self->strides, C = p->channels, H = p->height, W = p->width;
-#pragma omp parallel for collapse(2) schedule(static) num_threads(emu_kernel_threads())
-    for (int64_t n = 0; n < p->batch; n++)
-        for (int64_t h = 0; h < H; h++) {
-            float *row = dst + (n * H + h) * W * C;
-            for (int64_t c = 0; c < C; c++) {
-                const int64_t src = self->offset + n * s[0] + c * s[1] + h * s[2];
+    const emu_view *self = x->self;
+    const roi_align_plan *p = x->p;
+    const int64_t *s = self->strides, H = p->height, W = p->width;
+    const bool direct = self->dtype == ACL_FLOAT && s[3] == 1;
+    if (n < CB)
+        memset(blk, 0, (size_t)(H * W * CB) * sizeof *blk);
+    for (int64_t h = 0; h < H; h++) {
+        float *row = blk + h * W * CB;
+        for (int64_t c = 0; c < n; c++) {
+            const int64_t src = self->offset + b * s[0] + (c0 + c) * s[1] + h * s[2];
+            if (direct) {
+                const float *in = (const float *)self->data + src;
                 for (int64_t w = 0; w < W; w++)
-                    row[w * C + c] = load_f(self, src + w * s[3], f16);
+                    row[w * CB + c] = in[w];
+            } else {
+                for (int64_t w = 0; w < W; w++)
+                    row[w * CB + c] = load_f(self, src + w * s[3], x->f16);
             }
         }
+    }
+}
+
+/* Zeros for a box CANN leaves unwritten (no image, no sample). */
+static void zero_box(const emu_view *out, const roi_align_plan *p, int64_t k)
+{
+    const int64_t *os = out->strides, ob = out->offset + k * os[0];
+    for (int64_t c = 0; c < p->channels; c++)
+        for (int64_t i = 0; i < p->pooled_h; i++)
+            for (int64_t j = 0; j < p->pooled_w; j++)
+                store(out, ob + c * os[1] + i * os[2] + j * os[3], 0.0f);
 }
 
 int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view *batch_indices, const emu_view *out,
@@ -238,14 +264,12 @@ int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view 
     if (emu_view_numel(out) == 0)
         return 0;
     const float *f16 = emu_f16_table();
-    const int64_t K = p->boxes;
+    const int64_t K = p->boxes, N = p->batch;
     box_geom *geom = malloc((size_t)K * sizeof *geom);
-    const size_t fm_len = (size_t)(p->batch * p->height * p->width * p->channels);
-    float *fm = malloc((fm_len ? fm_len : 1) * sizeof *fm);
-    if (!geom || !fm) {
-        free(geom);
-        free(fm);
-        snprintf(msg, cap, "out of memory for the channels-last feature map (%zu bytes)", fm_len * sizeof(float));
+    int64_t *order = malloc((size_t)(K + 1) * sizeof *order), *first = calloc((size_t)(N + 2), sizeof *first);
+    if (!geom || !order || !first) {
+        free(geom), free(order), free(first);
+        snprintf(msg, cap, "out of memory for the box table");
         return EMU_KERNEL_ERR_INNER;
     }
     /* Geometry first (cheap, serial): skipped boxes and the work bound are known before any output is written. */
@@ -256,55 +280,73 @@ int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view 
         geom[k] = geometry(p, r);
         if (!isfinite(r[1]) || !isfinite(r[2]) || !isfinite(r[3]) || !isfinite(r[4]))
             report->nonfinite++;
-        const int64_t nx = geom[k].count_x > 0 ? geom[k].count_x : 0, ny = geom[k].count_y > 0 ? geom[k].count_y : 0;
-        if (geom[k].image < 0 || nx == 0 || ny == 0) {
+        box_geom *g = &geom[k];
+        g->count_x = g->count_x > 0 ? g->count_x : 0;
+        g->count_y = g->count_y > 0 ? g->count_y : 0;
+        if (g->image < 0 || g->count_x == 0 || g->count_y == 0) {
             if (report->skipped++ == 0)
                 report->first_skipped = k;
+            g->image = -1;
             continue;
         }
-        const double total = (double)nx * (double)p->pooled_w * (double)ny * (double)p->pooled_h;
+        const double total = (double)g->count_x * (double)p->pooled_w * (double)g->count_y * (double)p->pooled_h;
         if (total > (double)ROI_ALIGN_MAX_SAMPLES_PER_BOX) {
             if (report->too_many++ == 0)
                 report->first_too_many = k;
             continue;
         }
-        max_x = nx * p->pooled_w > max_x ? nx * p->pooled_w : max_x;
-        max_y = ny * p->pooled_h > max_y ? ny * p->pooled_h : max_y;
+        max_x = g->count_x * p->pooled_w > max_x ? g->count_x * p->pooled_w : max_x;
+        max_y = g->count_y * p->pooled_h > max_y ? g->count_y * p->pooled_h : max_y;
+        first[g->image + 2]++;
     }
     if (report->too_many) {
+        const box_geom *g = &geom[report->first_too_many];
         snprintf(msg, cap, "%lld box(es) ask for more than %lld samples each (first: box %lld, %lld x %lld per bin); "
                  "the emulator refuses them rather than compute for hours", (long long)report->too_many,
                  (long long)ROI_ALIGN_MAX_SAMPLES_PER_BOX, (long long)report->first_too_many,
-                 (long long)geom[report->first_too_many].count_y, (long long)geom[report->first_too_many].count_x);
-        free(geom);
-        free(fm);
+                 (long long)g->count_y, (long long)g->count_x);
+        free(geom), free(order), free(first);
         return EMU_KERNEL_ERR_PARAM_INVALID;
     }
-    channels_last(self, p, fm, f16);
-    roi_ctx x = {.p = p, .fm = fm, .out = out, .half = self->dtype == ACL_FLOAT16, .f16 = f16};
+    /* Boxes by image (a counting sort, stable): first[n + 1] is where image n's boxes start. */
+    for (int64_t n = 0; n < N; n++)
+        first[n + 2] += first[n + 1];
+    for (int64_t k = 0; k < K; k++)
+        if (geom[k].image >= 0)
+            order[first[geom[k].image + 1]++] = k;
+    roi_ctx x = {.p = p, .self = self, .out = out, .geom = geom, .order = order, .first = first,
+                 .half = self->dtype == ACL_FLOAT16, .f16 = f16};
+    for (int64_t k = 0; k < K; k++)
+        if (geom[k].image < 0)
+            zero_box(out, p, k);
+    const int64_t blocks = (p->channels + CB - 1) / CB, tasks = N * blocks;
     int status = 0;
     const int threads = K * p->channels * p->pooled_h * p->pooled_w < 4096 ? 1 : emu_kernel_threads();
     (void)threads;
 #pragma omp parallel num_threads(threads)
     {
         axis_tap *tx = malloc((size_t)max_x * sizeof *tx), *ty = malloc((size_t)max_y * sizeof *ty);
-        float *acc = malloc((size_t)(p->channels + 1) * sizeof *acc);
-        const bool ok = tx && ty && acc;
+        float *blk = malloc((size_t)(p->height * p->width * CB) * sizeof *blk);
+        const bool ok = tx && ty && blk;
         if (!ok) {
 #pragma omp atomic write
             status = EMU_KERNEL_ERR_INNER;
         }
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t k = 0; k < K; k++)
-            if (ok)
-                one_box(&x, k, &geom[k], ty, tx, acc);
+        for (int64_t t = 0; t < tasks; t++) {
+            const int64_t n = t / blocks, c0 = (t % blocks) * CB, len = p->channels - c0 < CB ? p->channels - c0 : CB;
+            if (!ok || first[n] == first[n + 1])
+                continue;
+            load_block(&x, n, c0, len, blk);
+            for (int64_t i = first[n]; i < first[n + 1]; i++)
+                one_box(&x, order[i], c0, len, blk, ty, tx);
+        }
         free(tx);
         free(ty);
-        free(acc);
+        free(blk);
     }
     if (status)
-        snprintf(msg, cap, "out of memory for the per-thread sample tables");
-    free(geom);
-    free(fm);
+        snprintf(msg, cap, "out of memory for the per-thread buffers");
+    free(geom), free(order), free(first);
     return status;
 }

@@ -20,10 +20,51 @@
 #include "../../kernel/rows.h"
 #include "upsample_bilinear2d.h"
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(ACLNN_EMU_NO_CLONES)
+#include <immintrin.h>
+#define HAVE_AVX2_GATHER 1
+/* The NCHW W pass with AVX2 gathers (compilers do not vectorise it): the
+ * same products and sums as the scalar loop, so the same bits. */
+__attribute__((target("avx2"))) static int64_t w_pass_gather_avx2(float *restrict dst, const float *restrict src,
+                                                                    const int32_t *lo, const int32_t *hi,
+                                                                    const float *wl, const float *wh, int64_t n)
+{
+    int64_t o = 0;
+    for (; o + 8 <= n; o += 8) {
+        const __m256 a = _mm256_i32gather_ps(src, _mm256_loadu_si256((const __m256i *)(lo + o)), 4);
+        const __m256 b = _mm256_i32gather_ps(src, _mm256_loadu_si256((const __m256i *)(hi + o)), 4);
+        const __m256 r = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(wl + o), a), _mm256_mul_ps(_mm256_loadu_ps(wh + o), b));
+        _mm256_storeu_ps(dst + o, r);
+    }
+    return o;
+}
+
+/* The H pass with streaming stores, for outputs far larger than the caches:
+ * written once and not read back, so no line is fetched before it is
+ * overwritten. Same products and sums as h_pass. */
+__attribute__((target("avx2"))) static void h_pass_stream_avx2(float *restrict dst, const float *restrict r0,
+                                                                const float *restrict r1, float wl, float wh,
+                                                                int64_t len)
+{
+    int64_t j = 0;
+    for (; j < len && ((uintptr_t)(dst + j) & 31) != 0; j++)
+        dst[j] = wl * r0[j] + wh * r1[j];
+    const __m256 l = _mm256_set1_ps(wl), h = _mm256_set1_ps(wh);
+    for (; j + 8 <= len; j += 8)
+        _mm256_stream_ps(dst + j, _mm256_add_ps(_mm256_mul_ps(l, _mm256_loadu_ps(r0 + j)),
+                                                _mm256_mul_ps(h, _mm256_loadu_ps(r1 + j))));
+    for (; j < len; j++)
+        dst[j] = wl * r0[j] + wh * r1[j];
+}
+#endif
+
 /* Per output index of one axis: the two source indices and their weights. */
 typedef struct axis_map {
     int32_t *lo, *hi;
     float *wl, *wh;
+    /* Integer upscaling: on [o0, o0 + period * runs) output o + period reads lo + 1 and hi + 1 with
+     * the same weights as o, so the W pass there reads the input contiguously (no gathers). */
+    int64_t period, o0, runs;
 } axis_map;
 
 static void map_free(axis_map *m)
@@ -32,6 +73,32 @@ static void map_free(axis_map *m)
     free(m->hi);
     free(m->wl);
     free(m->wh);
+}
+
+/* The longest stretch where the map repeats with a period of out / in (2, 4 or 8) outputs. */
+static void find_period(axis_map *m, int64_t in, int64_t out)
+{
+    m->period = m->o0 = m->runs = 0;
+    const int64_t s = in > 0 && out % in == 0 ? out / in : 0;
+    if (s != 2 && s != 4 && s != 8)
+        return;
+    int64_t best0 = 0, best_len = 0;
+    for (int64_t a = 0; a + s < out;) {
+        int64_t b = a;
+        while (b + s < out && m->lo[b + s] == m->lo[b] + 1 && m->hi[b + s] == m->hi[b] + 1 &&
+               m->wl[b + s] == m->wl[b] && m->wh[b + s] == m->wh[b])
+            b++;
+        if (b - a + s > best_len) { /* outputs [a, b + s) follow the pattern */
+            best0 = a;
+            best_len = b - a + s;
+        }
+        a = b + 1;
+    }
+    if (best_len >= 4 * s) {
+        m->period = s;
+        m->o0 = best0;
+        m->runs = best_len / s;
+    }
 }
 
 /* getCenterValue / getLambda of the AscendC kernel (the TBE kernel's
@@ -65,11 +132,13 @@ static bool map_build(axis_map *m, int64_t in, int64_t out, float ratio, bool al
         m->wl[i] = 1.0f - lambda;
         m->wh[i] = lambda;
     }
+    find_period(m, in, out);
     return true;
 }
 
 typedef struct resize_ctx {
     const resize_plan *p;
+    bool stream; /* a large float32 output written in place: streaming stores */
     axis_map mh, mw;
     aclDataType dt;
     size_t item;
@@ -86,6 +155,40 @@ typedef struct resize_scratch {
     float *res;
 } resize_scratch;
 
+/* The periodic stretch of an NCHW W pass: output o0 + s*m + q from input lo[o0 + q] + m
+ * (same products and sums as the scalar loop). s is a constant in each instance. */
+static inline void w_pass_periodic(float *restrict dst, const float *restrict src, const axis_map *mp, int64_t s)
+{
+    const int64_t o0 = mp->o0, runs = mp->runs;
+    int32_t l0[8], h0[8];
+    float wl[8], wh[8];
+    for (int64_t q = 0; q < s; q++) {
+        l0[q] = mp->lo[o0 + q];
+        h0[q] = mp->hi[o0 + q];
+        wl[q] = mp->wl[o0 + q];
+        wh[q] = mp->wh[o0 + q];
+    }
+    float *restrict d = dst + o0;
+    for (int64_t m = 0; m < runs; m++)
+        for (int64_t q = 0; q < s; q++)
+            d[s * m + q] = wl[q] * src[l0[q] + m] + wh[q] * src[h0[q] + m];
+}
+
+EMU_HOT static void w_pass_period2(float *restrict dst, const float *restrict src, const axis_map *m)
+{
+    w_pass_periodic(dst, src, m, 2);
+}
+
+EMU_HOT static void w_pass_period4(float *restrict dst, const float *restrict src, const axis_map *m)
+{
+    w_pass_periodic(dst, src, m, 4);
+}
+
+EMU_HOT static void w_pass_period8(float *restrict dst, const float *restrict src, const axis_map *m)
+{
+    w_pass_periodic(dst, src, m, 8);
+}
+
 /* The W pass of one input row: dst[ow] (times vec lanes) from src. */
 EMU_HOT static void w_pass(float *restrict dst, const float *restrict src, const axis_map *m, int64_t out_w,
                            int64_t vec)
@@ -93,7 +196,22 @@ EMU_HOT static void w_pass(float *restrict dst, const float *restrict src, const
     const int32_t *restrict lo = m->lo, *restrict hi = m->hi;
     const float *restrict wl = m->wl, *restrict wh = m->wh;
     if (vec == 1) {
-        for (int64_t o = 0; o < out_w; o++)
+        /* Gathers before and after the periodic stretch (all of the row when there is none). */
+        const int64_t a = m->period ? m->o0 : out_w, b = m->period ? m->o0 + m->period * m->runs : out_w;
+        int64_t o = 0;
+#ifdef HAVE_AVX2_GATHER
+        if (__builtin_cpu_supports("avx2"))
+            o = w_pass_gather_avx2(dst, src, lo, hi, wl, wh, a);
+#endif
+        for (; o < a; o++)
+            dst[o] = wl[o] * src[lo[o]] + wh[o] * src[hi[o]];
+        if (m->period == 2)
+            w_pass_period2(dst, src, m);
+        else if (m->period == 4)
+            w_pass_period4(dst, src, m);
+        else if (m->period == 8)
+            w_pass_period8(dst, src, m);
+        for (o = b; o < out_w; o++)
             dst[o] = wl[o] * src[lo[o]] + wh[o] * src[hi[o]];
         return;
     }
@@ -154,6 +272,12 @@ static void resize_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
         memcpy(dst, r0, (size_t)len * sizeof(float));
     } else {
         const float *r1 = w_row(x, sc, plane, x->mh.hi[oh], r0);
+#ifdef HAVE_AVX2_GATHER
+        if (x->stream) {
+            h_pass_stream_avx2(dst, r0, r1, x->mh.wl[oh], x->mh.wh[oh], len);
+            return;
+        }
+#endif
         h_pass(dst, r0, r1, x->mh.wl[oh], x->mh.wh[oh], len);
     }
     if (!x->o.direct)
@@ -188,6 +312,10 @@ int upsample_bilinear2d_kernel(const emu_view *self, const emu_view *out, const 
     x.i = emu_rows_of(self, p->nhwc, x.vec);
     x.o = emu_rows_of(out, p->nhwc, x.vec);
     const bool copy = p->path == RESIZE_PATH_COPY;
+#ifdef HAVE_AVX2_GATHER
+    /* Beyond 32 MiB the output cannot stay in any cache: stream it (the threads' end of work fences the stores). */
+    x.stream = x.o.direct && emu_view_numel(out) * 4 > ((int64_t)32 << 20) && __builtin_cpu_supports("avx2");
+#endif
     const int64_t planes = p->nhwc ? p->n : p->n * p->c, tasks = planes * p->out_h;
 
     int status = 0;
@@ -219,6 +347,10 @@ int upsample_bilinear2d_kernel(const emu_view *self, const emu_view *out, const 
         for (int64_t t = 0; t < tasks; t++)
             if (ok)
                 (copy ? copy_row : resize_row)(&x, &sc, t);
+#ifdef HAVE_AVX2_GATHER
+        if (x.stream)
+            _mm_sfence(); /* order this thread's streaming stores before the stream reports completion */
+#endif
         free(sc.in_row);
         free(sc.wrow[0]);
         free(sc.wrow[1]);
