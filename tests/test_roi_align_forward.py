@@ -268,3 +268,11 @@ def test_onnx_null_mode_and_order():
     # Shapes (4) before the mode (5).
     with pytest.raises(ParamInvalidError, match="rois.shape"):
         call_onnx(f32(1, 1, 4, 4), f32(1, 3), I32, f32(1, 1, 2, 2), mode="sum")
+
+
+def test_many_samples_in_all_are_refused_not_computed_for_hours():
+    # Each box is within the per-box bound, but all of them together are not (found by the fuzzer).
+    x = np.ones((1, 16, 8, 8), np.float32)
+    boxes = np.tile(np.array([[0, 0, 0, 4, 4]], np.float32), (2048, 1))
+    with pytest.raises(ParamInvalidError, match="samples in all"):
+        aclnn_emu.roi_align_v2(x, boxes, 4, 4, 1.0, 255, True)

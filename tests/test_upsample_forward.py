@@ -303,3 +303,10 @@ def test_large_outputs_take_streaming_stores_and_stay_bit_exact(rng):
     out = run(x, (1024, 1100))
     assert out.nbytes > 32 << 20
     np.testing.assert_array_equal(out, upsample_bilinear2d_forward(x, (1024, 1100), False, 0.0, 0.0))
+
+
+@pytest.mark.parametrize("scale", [1e12, 1e300, float("inf"), float("nan"), 1e-11])
+def test_extreme_scales_fall_back_to_the_sizes(scale, rng):
+    # int(H * scale) beyond int64 is undefined in C; here it never reproduces the size (found by the fuzzer).
+    x = rng.standard_normal((1, 2, 5, 6)).astype(np.float32)
+    np.testing.assert_array_equal(run(x, (7, 9), False, scale, scale), run(x, (7, 9)))

@@ -10,8 +10,10 @@
 #include "../../kernel/kernel.h"
 
 /* The samples one box may ask for (pooled bins times samples per bin, both
- * axes): beyond it the kernel refuses the box instead of computing for hours. */
-#define ROI_ALIGN_MAX_SAMPLES_PER_BOX ((int64_t)1 << 24)
+ * axes), and all boxes together: beyond them the kernel refuses the launch
+ * instead of computing for hours (R2's boxes take about 800 each). */
+#define ROI_ALIGN_MAX_SAMPLES_PER_BOX ((int64_t)1 << 20)
+#define ROI_ALIGN_MAX_SAMPLES ((int64_t)1 << 30) /* counted per 16-channel block */
 
 /* ROIAlign's attributes as CANN's TBE kernel (roi_align.py) receives them. */
 typedef struct roi_align_plan {

@@ -274,6 +274,8 @@ int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view 
     }
     /* Geometry first (cheap, serial): skipped boxes and the work bound are known before any output is written. */
     int64_t max_x = 1, max_y = 1;
+    double work = 0; /* samples times channel blocks, all boxes */
+    const double channel_blocks = (double)((p->channels + 15) / 16);
     for (int64_t k = 0; k < K; k++) {
         float r[5];
         box_row(rois, batch_indices, k, f16, r);
@@ -295,6 +297,7 @@ int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view 
                 report->first_too_many = k;
             continue;
         }
+        work += total * channel_blocks;
         max_x = g->count_x * p->pooled_w > max_x ? g->count_x * p->pooled_w : max_x;
         max_y = g->count_y * p->pooled_h > max_y ? g->count_y * p->pooled_h : max_y;
         first[g->image + 2]++;
@@ -305,6 +308,12 @@ int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view 
                  "the emulator refuses them rather than compute for hours", (long long)report->too_many,
                  (long long)ROI_ALIGN_MAX_SAMPLES_PER_BOX, (long long)report->first_too_many,
                  (long long)g->count_y, (long long)g->count_x);
+        free(geom), free(order), free(first);
+        return EMU_KERNEL_ERR_PARAM_INVALID;
+    }
+    if (work > (double)ROI_ALIGN_MAX_SAMPLES) {
+        snprintf(msg, cap, "the boxes ask for %.3g samples in all (times channel blocks of 16), more than %lld; the "
+                 "emulator refuses them rather than compute for hours", work, (long long)ROI_ALIGN_MAX_SAMPLES);
         free(geom), free(order), free(first);
         return EMU_KERNEL_ERR_PARAM_INVALID;
     }

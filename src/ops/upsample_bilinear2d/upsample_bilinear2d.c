@@ -6,6 +6,7 @@
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -83,14 +84,20 @@ static int check(const aclTensor *self, const aclIntArray *outputSize, double sc
     return 0;
 }
 
+/* double -> float as the hardware rounds it, without C's undefined behaviour beyond FLT_MAX. */
+static float narrow(double v)
+{
+    return v > FLT_MAX ? INFINITY : v < -FLT_MAX ? -INFINITY : (float)v;
+}
+
 /* GetBilinearScales of the op_api (double, then narrowed to float by its caller). */
 static float bilinear_scale(int64_t in, int64_t out, double scale, bool align_corners)
 {
     if (out == in)
         return 1.0f;
     if (align_corners)
-        return out > 1 ? (float)((double)(in - 1) / (double)(out - 1)) : 0.0f;
-    return (float)(scale > 0 ? 1.0 / scale : (double)in / (double)out);
+        return out > 1 ? narrow((double)(in - 1) / (double)(out - 1)) : 0.0f;
+    return narrow(scale > 0 ? 1.0 / scale : (double)in / (double)out);
 }
 
 /* CheckBilinear2dScales and CheckScalesAndShapeValid: whether the op_api takes
@@ -110,7 +117,8 @@ static bool takes_upsample_kernel(const aclTensor *self, const aclTensor *out, d
     }
     if (bilinear_scale(in_h, out_h, sh1, align) > 50.0f || bilinear_scale(in_w, out_w, sw1, align) > 50.0f)
         return false;
-    return (int64_t)((double)in_h * sh) == out_h && (int64_t)((double)in_w * sw) == out_w;
+    /* static_cast<int64_t>(in * scale) == out; a product beyond int64 (undefined in C) never equals. */
+    return trunc((double)in_h * sh) == (double)out_h && trunc((double)in_w * sw) == (double)out_w;
 }
 
 /* The UpsampleBilinear2d tiling's ratio (compute_scale_value), float32; scale is float(1 / scales). */
@@ -153,7 +161,7 @@ static void choose_path(const aclTensor *self, const aclTensor *out, bool align,
         p->path = RESIZE_PATH_UPSAMPLE;
         /* UpsampleBilinear2dNcdhw passes float(1 / scale) to the tiling (0, i.e. the sizes' ratio, when both are 1). */
         const bool both_one = fabs(sh - 1.0) <= 1e-9 && fabs(sw - 1.0) <= 1e-9;
-        const float real_h = both_one ? 0.0f : (float)(1.0 / sh), real_w = both_one ? 0.0f : (float)(1.0 / sw);
+        const float real_h = both_one ? 0.0f : narrow(1.0 / sh), real_w = both_one ? 0.0f : narrow(1.0 / sw);
         p->ratio_h = tiling_ratio(p->h, p->out_h, align, real_h);
         p->ratio_w = tiling_ratio(p->w, p->out_w, align, real_w);
         p->skip_w = float_equal(p->ratio_w, 1.0f);
