@@ -277,3 +277,12 @@ def test_many_samples_in_all_are_refused_not_computed_for_hours():
     boxes = np.tile(np.array([[0, 0, 0, 4, 4]], np.float32), (2048, 1))
     with pytest.raises(ParamInvalidError, match="samples in all"):
         aclnn_emu.roi_align_v2(x, boxes, 4, 4, 1.0, 255, True)
+
+
+@pytest.mark.parametrize("aligned", [False, True])
+def test_full_channel_blocks_are_bit_exact(aligned, rng):
+    # 37 channels: two full blocks of 16 (copied by in-register transposes) and a partial one; W = 29 leaves a tail.
+    x = rng.standard_normal((2, 37, 23, 29)).astype(np.float32)
+    boxes = random_boxes(rng, 9, 2, 23, 29, 0.5)
+    out = aclnn_emu.roi_align_v2(x, boxes, 3, 5, 0.5, 0, aligned)
+    np.testing.assert_array_equal(out, cann_roi_align_forward(x, boxes, 3, 5, 0.5, 0, 2 if aligned else 0))

@@ -222,6 +222,40 @@ static void one_box(const roi_ctx *x, int64_t k, int64_t c0, int64_t n, const fl
         }
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(ACLNN_EMU_NO_CLONES)
+#include <immintrin.h>
+#define HAVE_AVX2_TRANSPOSE 1
+/* One row of a block: row[w * CB + c] = planes[c][w] for w < W, by 8 x 8 transposes in registers
+ * (a copy: the same bits as the scalar loop). Returns the columns done. */
+__attribute__((target("avx2"))) static int64_t block_row_avx2(float *restrict row, const float *const *planes,
+                                                               int64_t W)
+{
+    int64_t w = 0;
+    for (; w + 8 <= W; w += 8)
+        for (int half = 0; half < CB / 8; half++) {
+            const float *const *pl = planes + 8 * half;
+            __m256 r[8], t[8], u[8];
+            for (int i = 0; i < 8; i++)
+                r[i] = _mm256_loadu_ps(pl[i] + w);
+            for (int i = 0; i < 8; i += 2) {
+                t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+                t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+            }
+            for (int i = 0; i < 8; i += 4) {
+                u[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+                u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+                u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+                u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+            }
+            for (int j = 0; j < 4; j++) {
+                _mm256_storeu_ps(row + (w + j) * CB + 8 * half, _mm256_permute2f128_ps(u[j], u[j + 4], 0x20));
+                _mm256_storeu_ps(row + (w + j + 4) * CB + 8 * half, _mm256_permute2f128_ps(u[j], u[j + 4], 0x31));
+            }
+        }
+    return w;
+}
+#endif
+
 /* Channels [c0, c0 + n) of image b as (H, W, CB) float32, zero-padded to CB. */
 static void load_block(const roi_ctx *x, int64_t b, int64_t c0, int64_t n, float *blk)
 {
@@ -231,6 +265,20 @@ static void load_block(const roi_ctx *x, int64_t b, int64_t c0, int64_t n, float
     const bool direct = self->dtype == ACL_FLOAT && s[3] == 1;
     if (n < CB)
         memset(blk, 0, (size_t)(H * W * CB) * sizeof *blk);
+#ifdef HAVE_AVX2_TRANSPOSE
+    if (direct && n == CB && __builtin_cpu_supports("avx2")) {
+        const float *planes[CB];
+        for (int64_t h = 0; h < H; h++) {
+            for (int c = 0; c < CB; c++)
+                planes[c] = (const float *)self->data + self->offset + b * s[0] + (c0 + c) * s[1] + h * s[2];
+            float *row = blk + h * W * CB;
+            for (int64_t w = block_row_avx2(row, planes, W); w < W; w++)
+                for (int c = 0; c < CB; c++)
+                    row[w * CB + c] = planes[c][w];
+        }
+        return;
+    }
+#endif
     for (int64_t h = 0; h < H; h++) {
         float *row = blk + h * W * CB;
         for (int64_t c = 0; c < n; c++) {
