@@ -443,3 +443,23 @@ def test_ascend950_branches_in_a_fresh_process(tmp_path):
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert "refused 161002 True" in r.stdout and "untouched True True" in r.stdout
+
+
+@pytest.mark.parametrize("w", [7, 17, 32])
+@pytest.mark.parametrize("dtype", dtypes()[1:], ids=lambda d: np.dtype(d).name)
+def test_half_types_round_once_on_every_vector_path(rng, w, dtype):
+    """out16 == out32.astype(float16) exactly (bf16 likewise) for rows of 7, 17 and 32 elements, strided rows
+    and NHWC with W*C >= 8: the contiguous-row conversions (F16C and their scalar twins) must round, not truncate."""
+    g = rng.standard_normal((2, 3, 2 * w, 2 * w)).astype(dtype)
+    np.testing.assert_array_equal(
+        run_nchw(g, (w, w), False), run_nchw(g.astype(np.float32), (w, w), False).astype(dtype)
+    )
+    gs = rng.standard_normal((2, 3, 2 * w, 4 * w)).astype(dtype)[..., ::2]  # strided rows
+    np.testing.assert_array_equal(
+        run_nchw(gs, (w, w), True), run_nchw(gs.astype(np.float32), (w, w), True).astype(dtype)
+    )
+    gn = rng.standard_normal((2, 2 * w, 2 * w, 8)).astype(dtype)  # NHWC, W*C >= 8
+    kw = dict(format="NHWC")
+    out = aclnn_emu.upsample_bilinear2d_backward_v2(gn, (2 * w, 2 * w), (2, w, w, 8), False, **kw)
+    ref = aclnn_emu.upsample_bilinear2d_backward_v2(gn.astype(np.float32), (2 * w, 2 * w), (2, w, w, 8), False, **kw)
+    np.testing.assert_array_equal(out, ref.astype(dtype))
