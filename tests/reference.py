@@ -409,9 +409,9 @@ def cann_roi_align_forward(x, boxes, pooled_h, pooled_w, spatial_scale, sampling
     out = np.zeros((len(b32), c, pooled_h, pooled_w), dt)
     init = dt.type(-65504.0 if half else -np.finfo(F32).max) if max_mode else dt.type(0)
 
-    def axis(start, step, count, size):
+    def axis(start, step, count, size, pooled):
         taps = []
-        for k in range(pooled_h * count if size == h else pooled_w * count):
+        for k in range(pooled * count):
             t = (F32(k) + F32(0.5)) * step + start
             xx = t if t > 0 else F32(0)
             lo = min(int(np.floor(xx)), size - 1)
@@ -445,7 +445,7 @@ def cann_roi_align_forward(x, boxes, pooled_h, pooled_w, spatial_scale, sampling
             sx, sy = (F32(bw / F32(cx)) if cx else F32(np.nan)), (F32(bh / F32(cy)) if cy else F32(np.nan))
         if not 0 <= image < n or cx <= 0 or cy <= 0:
             continue
-        tx, ty = axis(x0s, sx, cx, w), axis(y0s, sy, cy, h)
+        tx, ty = axis(x0s, sx, cx, w, pooled_w), axis(y0s, sy, cy, h, pooled_h)
         img = fm[image]
         for i in range(pooled_h):
             for j in range(pooled_w):

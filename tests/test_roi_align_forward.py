@@ -286,3 +286,12 @@ def test_full_channel_blocks_are_bit_exact(aligned, rng):
     boxes = random_boxes(rng, 9, 2, 23, 29, 0.5)
     out = aclnn_emu.roi_align_v2(x, boxes, 3, 5, 0.5, 0, aligned)
     np.testing.assert_array_equal(out, cann_roi_align_forward(x, boxes, 3, 5, 0.5, 0, 2 if aligned else 0))
+
+
+def test_many_boxes_take_the_parallel_geometry_pass(rng):
+    x = rng.standard_normal((2, 3, 12, 12)).astype(np.float32)
+    boxes = random_boxes(rng, 1100, 2, 12, 12, 1.0)
+    boxes[::97, 0] = 5  # some on a missing image: zeros and a warning
+    with pytest.warns(AclnnWarning, match="name an image outside"):
+        out = aclnn_emu.roi_align_v2(x, boxes, 1, 2, 1.0, 1, True)
+    np.testing.assert_array_equal(out, cann_roi_align_forward(x, boxes, 1, 2, 1.0, 1, 2))

@@ -33,6 +33,7 @@ typedef struct box_geom {
     int64_t image; /* -1: outside [0, N), skipped */
     float start_x, start_y, step_x, step_y;
     int64_t count_x, count_y; /* samples per bin; <= 0: none */
+    bool nonfinite;           /* a NaN or infinite coordinate */
 } box_geom;
 
 /* C's (int32_t)ceilf as the vector conversion saturates it; NaN gives 0. */
@@ -320,19 +321,23 @@ int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view 
         snprintf(msg, cap, "out of memory for the box table");
         return EMU_KERNEL_ERR_INNER;
     }
-    /* Geometry first (cheap, serial): skipped boxes and the work bound are known before any output is written. */
-    int64_t max_x = 1, max_y = 1;
-    double work = 0; /* samples times channel blocks, all boxes */
-    const double channel_blocks = (double)((p->channels + 15) / 16);
+    /* Geometry first, in parallel: skipped boxes and the work bound are known before any output is written. */
+#pragma omp parallel for schedule(static) num_threads(K >= 1024 ? emu_kernel_threads() : 1)
     for (int64_t k = 0; k < K; k++) {
         float r[5];
         box_row(rois, batch_indices, k, f16, r);
         geom[k] = geometry(p, r);
-        if (!isfinite(r[1]) || !isfinite(r[2]) || !isfinite(r[3]) || !isfinite(r[4]))
-            report->nonfinite++;
+        geom[k].count_x = geom[k].count_x > 0 ? geom[k].count_x : 0;
+        geom[k].count_y = geom[k].count_y > 0 ? geom[k].count_y : 0;
+        geom[k].nonfinite = !isfinite(r[1]) || !isfinite(r[2]) || !isfinite(r[3]) || !isfinite(r[4]);
+    }
+    /* The tally (integer work, O(K)). */
+    int64_t max_x = 1, max_y = 1;
+    double work = 0; /* samples times channel blocks, all boxes */
+    const double channel_blocks = (double)((p->channels + 15) / 16);
+    for (int64_t k = 0; k < K; k++) {
         box_geom *g = &geom[k];
-        g->count_x = g->count_x > 0 ? g->count_x : 0;
-        g->count_y = g->count_y > 0 ? g->count_y : 0;
+        report->nonfinite += g->nonfinite;
         if (g->image < 0 || g->count_x == 0 || g->count_y == 0) {
             if (report->skipped++ == 0)
                 report->first_skipped = k;
