@@ -67,6 +67,16 @@ def median_time(fn, repeat: int, warmup: int = 1) -> float:
     return statistics.median(times)
 
 
+def array_api(fn, repeat: int) -> tuple[float, float]:
+    """(median seconds, minor page faults per call) of an array-level call that allocates its result."""
+    import resource
+
+    fn()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    t = median_time(fn, repeat, warmup=0)
+    return t, (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / repeat
+
+
 def np_dtype(name: str):
     if name == "bfloat16":
         import ml_dtypes
@@ -124,6 +134,10 @@ def bench_upsample(name: str, repeat: int) -> dict:
     )
     moved = g.nbytes + np.zeros(out_shape, dt).nbytes
     row = dict(workload=name, ours_s=ours, bandwidth_GBps=moved / ours / 1e9)
+    fmt, in_size = p["fmt"], out_shape
+    row["ours_array_s"], row["faults_per_call"] = array_api(
+        lambda: aclnn_emu.upsample_bilinear2d_backward_v2(g, (oh, ow), in_size, p["align"], format=fmt), repeat
+    )
     if torch is not None:
         tdt = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}[p["dtype"]]
         tg_t = torch.from_numpy(g.astype(np.float32)).to(tdt)
@@ -303,7 +317,8 @@ def main() -> int:
         if "peer_channels_last_s" in row:
             extra += f"  (torch channels_last {1e3 * row['peer_channels_last_s']:.1f} ms)"
         if "ours_array_s" in row:
-            extra += f"  (array API {1e3 * row['ours_array_s']:.1f} ms)"
+            faults = f", {row['faults_per_call']:.0f} faults/call" if "faults_per_call" in row else ""
+            extra += f"  (array API {1e3 * row['ours_array_s']:.1f} ms{faults})"
         unit = (1e6, "us") if name == "T2" else (1e3, "ms")
         print(f"{name:8s} ours {unit[0] * row['ours_s']:8.2f} {unit[1]}{extra}", flush=True)
     if args.json:

@@ -52,6 +52,26 @@ ACL_FUNC_VISIBILITY size_t aclnnEmuReport(char *buf, size_t cap);
  */
 ACL_FUNC_VISIBILITY bool aclnnEmuIsDeviceMemory(const void *ptr, size_t size);
 
+/**
+ * Host memory for results the caller hands out (the Python layer's result
+ * arrays): 64-byte aligned, on 2 MiB pages where the kernel allows for large
+ * sizes. Idle blocks of a size class are kept for the next request, up to
+ * ACLNN_EMU_CACHE_BYTES (default 1 GiB; 0 keeps none), so that a loop of
+ * calls reuses warm pages instead of faulting in fresh ones. The memory is
+ * not device memory: register it (aclrtHostRegister) to use it as such.
+ * @returns the block, or NULL when size is 0 or memory is exhausted.
+ */
+ACL_FUNC_VISIBILITY void *aclnnEmuCacheAlloc(size_t size);
+
+/** Gives a block of aclnnEmuCacheAlloc back (kept idle within the bound, else freed). NULL is ignored. */
+ACL_FUNC_VISIBILITY void aclnnEmuCacheFree(void *ptr);
+
+/** Frees every idle block (aclFinalize and aclrtResetDevice do too). @returns the bytes released. */
+ACL_FUNC_VISIBILITY uint64_t aclnnEmuCacheTrim(void);
+
+/** Bytes the cache holds idle. */
+ACL_FUNC_VISIBILITY uint64_t aclnnEmuCacheIdleBytes(void);
+
 /** Number of live handles (tensors, arrays, executors, streams, device blocks). */
 ACL_FUNC_VISIBILITY uint64_t aclnnEmuLiveHandles(void);
 

@@ -212,6 +212,30 @@ _ROI_ALIGN_V2 = _Operator("aclnnRoiAlignV2")
 _ROI_ALIGN = _Operator("aclnnRoiAlign")
 
 
+# Results of at least this many bytes come from the library's block cache (aclnnEmuCacheAlloc).
+_CACHE_MIN_BYTES = 64 << 10
+
+
+def _result_array(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """A new result array; large ones in a block of the library's cache.
+
+    The cache keeps freed blocks warm for the next call of the same size, so a
+    loop of array-level calls reuses pages instead of faulting in fresh ones
+    (each fresh page costs a fault and, with transparent huge pages, maybe a
+    compaction stall). The array owns its block: when the last view of it is
+    gone, the block goes back to the cache (``ACLNN_EMU_CACHE_BYTES`` bounds
+    it; 0 keeps none).
+    """
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if nbytes < _CACHE_MIN_BYTES:
+        return np.empty(shape, dtype=dtype)
+    block = lib.aclnnEmuCacheAlloc(nbytes)
+    if block == ffi.NULL:
+        raise MemoryError(f"cannot allocate {nbytes} bytes for the result")
+    owner = ffi.gc(ffi.cast("char *", block), lib.aclnnEmuCacheFree, size=nbytes)
+    return np.frombuffer(ffi.buffer(owner, nbytes), dtype=dtype).reshape(shape)
+
+
 def _output(out: Any, shape: Sequence[int], dtype: np.dtype) -> tuple[Any, np.ndarray, np.ndarray]:
     """(object returned to the caller, numpy view of it, array the kernel writes).
 
@@ -219,7 +243,7 @@ def _output(out: Any, shape: Sequence[int], dtype: np.dtype) -> tuple[Any, np.nd
     array, a DLPack producer (a torch tensor), a buffer-protocol object.
     """
     if out is None:
-        arr = np.empty(tuple(int(d) for d in shape), dtype=dtype)
+        arr = _result_array(tuple(int(d) for d in shape), np.dtype(dtype))
         return arr, arr, arr
     if isinstance(out, np.ndarray):
         view = out

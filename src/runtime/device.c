@@ -266,6 +266,13 @@ ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId)
     return st;
 }
 
+static void (*_Atomic reset_hook)(void); /* memory's cache trim (memory sits above devices) */
+
+void emu_device_on_reset(void (*hook)(void))
+{
+    reset_hook = hook;
+}
+
 /* Drops one aclrtSetDevice reference (all of them when force); the last one
  * waits for the device's streams and destroys them. */
 static aclError reset_device(const char *api, int32_t deviceId, bool force)
@@ -292,6 +299,9 @@ static aclError reset_device(const char *api, int32_t deviceId, bool force)
     pthread_mutex_unlock(&rt_mu);
     destroy_streams(dead, n_dead, api);
     emu_stream_destroy(dead_default);
+    void (*hook)(void) = reset_hook;
+    if (st == 0 && hook)
+        hook();
     if (st == 0)
         emu_log(EMU_LOG_INFO, "%s deviceId=%d -> 0", api, (int)deviceId);
     return st;

@@ -638,8 +638,131 @@ size_t emu_mem_live_blocks(char *buf, size_t cap, size_t *used)
     return n;
 }
 
+/* ---- result cache (aclnnEmuCacheAlloc) ----------------------------------
+ * Blocks carry their size class in a 64-byte header. Idle blocks sit in a
+ * list under mu; a request takes one of its class (first fit by class). */
+
+#define CACHE_HEADER ((size_t)64)
+#define CACHE_DEFAULT_BYTES ((uint64_t)1 << 30)
+
+typedef struct cache_block {
+    char *base;
+    size_t cls;
+} cache_block;
+
+static cache_block *idle; /* guarded by mu */
+static size_t n_idle, cap_idle;
+static uint64_t idle_bytes;
+
+static uint64_t cache_limit(void)
+{
+    const char *v = getenv("ACLNN_EMU_CACHE_BYTES");
+    if (!v || !*v)
+        return CACHE_DEFAULT_BYTES;
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    return *end ? CACHE_DEFAULT_BYTES : (uint64_t)n;
+}
+
+/* Powers of two up to 2 MiB, then whole 2 MiB pages. 0 on overflow. */
+static size_t size_class(size_t n)
+{
+    if (n > (size_t)PTRDIFF_MAX - HUGE_PAGE)
+        return 0;
+    if (n >= HUGE_PAGE)
+        return (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    size_t c = 4096;
+    while (c < n)
+        c *= 2;
+    return c;
+}
+
+ACL_FUNC_VISIBILITY void *aclnnEmuCacheAlloc(size_t size)
+{
+    const size_t cls = size ? size_class(size + CACHE_HEADER) : 0;
+    if (!cls)
+        return NULL;
+    char *base = NULL;
+    pthread_mutex_lock(&mu);
+    for (size_t i = n_idle; i-- > 0;) /* the most recently freed: its pages are the warmest */
+        if (idle[i].cls == cls) {
+            base = idle[i].base;
+            idle[i] = idle[--n_idle];
+            idle_bytes -= cls;
+            break;
+        }
+    pthread_mutex_unlock(&mu);
+    if (base)
+        return base + CACHE_HEADER;
+    void *p = NULL;
+    if (posix_memalign(&p, cls >= HUGE_PAGE ? HUGE_PAGE : CACHE_HEADER, cls) != 0 || !p)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    if (cls >= HUGE_PAGE)
+        (void)madvise(p, cls, MADV_HUGEPAGE);
+#endif
+    base = p;
+    memcpy(base, &cls, sizeof cls);
+    return base + CACHE_HEADER;
+}
+
+ACL_FUNC_VISIBILITY void aclnnEmuCacheFree(void *ptr)
+{
+    if (!ptr)
+        return;
+    char *base = (char *)ptr - CACHE_HEADER;
+    size_t cls;
+    memcpy(&cls, base, sizeof cls);
+    const uint64_t limit = cache_limit();
+    bool kept = false;
+    pthread_mutex_lock(&mu);
+    if (idle_bytes + cls <= limit) {
+        if (n_idle == cap_idle) {
+            size_t cap = cap_idle ? 2 * cap_idle : 16;
+            cache_block *grown = realloc(idle, cap * sizeof *grown);
+            if (grown) {
+                idle = grown;
+                cap_idle = cap;
+            }
+        }
+        if (n_idle < cap_idle) {
+            idle[n_idle++] = (cache_block){base, cls};
+            idle_bytes += cls;
+            kept = true;
+        }
+    }
+    pthread_mutex_unlock(&mu);
+    if (!kept)
+        free(base);
+}
+
+ACL_FUNC_VISIBILITY uint64_t aclnnEmuCacheTrim(void)
+{
+    pthread_mutex_lock(&mu);
+    cache_block *list = idle;
+    const size_t n = n_idle;
+    const uint64_t bytes = idle_bytes;
+    idle = NULL;
+    n_idle = cap_idle = 0;
+    idle_bytes = 0;
+    pthread_mutex_unlock(&mu);
+    for (size_t i = 0; i < n; i++)
+        free(list[i].base);
+    free(list);
+    return bytes;
+}
+
+ACL_FUNC_VISIBILITY uint64_t aclnnEmuCacheIdleBytes(void)
+{
+    pthread_mutex_lock(&mu);
+    const uint64_t bytes = idle_bytes;
+    pthread_mutex_unlock(&mu);
+    return bytes;
+}
+
 void emu_mem_release_all(void)
 {
+    aclnnEmuCacheTrim();
     pthread_mutex_lock(&mu);
     for (size_t i = 0; i < n_blocks; i++)
         if (blocks[i].owned)
@@ -648,9 +771,15 @@ void emu_mem_release_all(void)
     pthread_mutex_unlock(&mu);
 }
 
+static void trim_cache_on_reset(void)
+{
+    aclnnEmuCacheTrim();
+}
+
 __attribute__((constructor)) static void memory_init(void)
 {
     emu_stream_on_destroy(forget_stream); /* streams sit below memory: they call back */
+    emu_device_on_reset(trim_cache_on_reset);
 }
 
 /* ---- stream allocators (acl/acl_rt_allocator.h) ----------------------- */

@@ -100,6 +100,8 @@ int emu_require_init(const char *api);
 bool emu_initialized(void);
 /* The calling thread's device, or an error status with a message. */
 int emu_current_device(const char *api, int32_t *device);
+/* Called after every successful aclrtResetDevice (set once, by a higher module, at load time). */
+void emu_device_on_reset(void (*hook)(void));
 /* Resolves a user stream (NULL: the current device's default stream). */
 int emu_stream_resolve(aclrtStream stream, const char *api, int invalid_status, emu_stream **out);
 /* aclFinalize's part: marks the runtime uninitialised and detaches every

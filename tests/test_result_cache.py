@@ -1,0 +1,108 @@
+"""The block cache behind array-level results (aclnnEmuCacheAlloc): reuse, ownership, bounds, trimming, fork."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import aclnn_emu
+from aclnn_emu import ffi, lib
+
+SHAPE_IN = (2, 4, 64, 64)  # results of (2, 4, 128, 128) float32: 512 KiB, above the cache's 64 KiB threshold
+
+
+def upsample(value: float = 1.0) -> np.ndarray:
+    return aclnn_emu.upsample_bilinear2d(np.full(SHAPE_IN, value, np.float32), (128, 128))
+
+
+def test_a_freed_result_block_is_reused_warm():
+    a = upsample(1.0)
+    address = a.ctypes.data
+    del a
+    assert lib.aclnnEmuCacheIdleBytes() > 0
+    b = upsample(2.0)
+    assert b.ctypes.data == address  # the same block, its pages already mapped
+    assert b.flags.writeable and b.flags.c_contiguous
+    np.testing.assert_array_equal(b, 2.0)
+
+
+def test_a_view_keeps_its_block_alive():
+    a = upsample(3.0)
+    view = a[1, 2]
+    address = a.ctypes.data
+    del a
+    b = upsample(4.0)
+    assert b.ctypes.data != address  # still owned by the view
+    np.testing.assert_array_equal(view, 3.0)
+    np.testing.assert_array_equal(b, 4.0)
+
+
+def test_small_results_are_plain_numpy_arrays():
+    r = aclnn_emu.upsample_bilinear2d(np.ones((1, 1, 4, 4), np.float32), (8, 8))
+    assert r.flags.owndata
+
+
+def test_c_api_edges():
+    assert lib.aclnnEmuCacheAlloc(0) == ffi.NULL
+    assert lib.aclnnEmuCacheAlloc(2**63) == ffi.NULL  # beyond any size class
+    lib.aclnnEmuCacheFree(ffi.NULL)
+    p = lib.aclnnEmuCacheAlloc(100)
+    assert int(ffi.cast("uintptr_t", p)) % 64 == 0
+    ffi.buffer(p, 100)[:] = b"x" * 100
+    before = lib.aclnnEmuCacheIdleBytes()
+    lib.aclnnEmuCacheFree(p)
+    assert lib.aclnnEmuCacheIdleBytes() == before + 4096  # 100 + a 64-byte header: the 4 KiB class
+    assert lib.aclnnEmuCacheTrim() >= 4096
+    assert lib.aclnnEmuCacheIdleBytes() == 0
+
+
+def run_script(body: str, **env: str) -> str:
+    r = subprocess.run([sys.executable, "-c", body], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, **env})  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
+PRELUDE = (
+    "import numpy as np, aclnn_emu as ae\n"
+    "from aclnn_emu import lib\n"
+    f"up = lambda v: ae.upsample_bilinear2d(np.full({SHAPE_IN}, v, np.float32), (128, 128))\n"
+)
+
+
+def test_zero_bytes_keeps_nothing():
+    out = run_script(PRELUDE + "a = up(1.0); del a; b = up(2.0); print(lib.aclnnEmuCacheIdleBytes(), float(b.sum()))",
+                     ACLNN_EMU_CACHE_BYTES="0")  # fmt: skip
+    assert out.split() == ["0", str(float(2 * 4 * 128 * 128 * 2))]
+
+
+def test_the_bound_is_honoured():
+    out = run_script(PRELUDE + "xs = [up(1.0) for _ in range(4)]; del xs; print(lib.aclnnEmuCacheIdleBytes())",
+                     ACLNN_EMU_CACHE_BYTES=str(1 << 20))  # fmt: skip
+    assert int(out) <= 1 << 20
+
+
+@pytest.mark.parametrize("call", ["lib.aclFinalize()", "lib.aclrtResetDevice(0)"])
+def test_finalize_and_reset_trim_and_live_results_survive(call):
+    out = run_script(
+        PRELUDE + "a = up(1.0); keep = up(5.0); del a\n"
+        "assert lib.aclnnEmuCacheIdleBytes() > 0\n"
+        f"assert {call} == 0\n"
+        "print(lib.aclnnEmuCacheIdleBytes(), float(keep.sum()))\n"
+    )
+    assert out.split() == ["0", str(float(2 * 4 * 128 * 128 * 5))]
+
+
+def test_fork_child_uses_and_returns_blocks():
+    out = run_script(
+        PRELUDE + "import os\na = up(1.0); del a\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    b = up(7.0); ok = float(b.sum()) == 2 * 4 * 128 * 128 * 7; del b\n"
+        "    os._exit(0 if ok and lib.aclnnEmuCacheIdleBytes() > 0 else 1)\n"
+        "_, status = os.waitpid(pid, 0)\n"
+        "print(os.waitstatus_to_exitcode(status), float(up(2.0).sum()))\n"
+    )
+    assert out.split() == ["0", str(float(2 * 4 * 128 * 128 * 2))]
