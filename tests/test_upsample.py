@@ -463,3 +463,13 @@ def test_half_types_round_once_on_every_vector_path(rng, w, dtype):
     out = aclnn_emu.upsample_bilinear2d_backward_v2(gn, (2 * w, 2 * w), (2, w, w, 8), False, **kw)
     ref = aclnn_emu.upsample_bilinear2d_backward_v2(gn.astype(np.float32), (2 * w, 2 * w), (2, w, w, 8), False, **kw)
     np.testing.assert_array_equal(out, ref.astype(dtype))
+
+
+@pytest.mark.parametrize("factor", [2, 4, 8])
+@pytest.mark.parametrize("align", [False, True])
+def test_integer_downscale_factors(factor, align, rng):
+    # Downscales by 2, 4, 8 take the kernel's periodic two-tap W gather on most of each row.
+    g = rng.standard_normal((2, 3, 9, 40)).astype(np.float32)
+    out = run_nchw(g, (9 * factor, 40 * factor), align)
+    ref = upsample_bilinear2d_backward(g.astype(np.float64), (9 * factor, 40 * factor), align, 0.0, 0.0)
+    assert rel_err(out, ref) <= 1e-5

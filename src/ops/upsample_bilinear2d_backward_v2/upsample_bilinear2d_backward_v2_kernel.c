@@ -34,6 +34,9 @@ typedef struct axis_taps {
      * integer stride (integer upscaling), so tap k of x is element
      * x + floor((shift + k) / stride) of phase (shift + k) mod stride. */
     int64_t stride, shift, x0, x1;
+    /* Downscaling by an integer period P (2, 4 or 8), one or two taps: on [p0, p0 + P * runs)
+     * first[x + P] == first[x] + 1, so each phase reads acc contiguously. */
+    int64_t period, p0, runs;
 } axis_taps;
 
 /* How many output rows ahead the H pass prefetches its gradOut rows. */
@@ -105,6 +108,31 @@ static void find_affine_run(axis_taps *t, int64_t in)
     }
 }
 
+/* The longest stretch where first[] repeats with a period of in / out (2, 4 or 8) input indices. */
+static void find_subperiod(axis_taps *t, int64_t in, int64_t out)
+{
+    t->period = t->p0 = t->runs = 0;
+    const int64_t s = out > 0 && in % out == 0 ? in / out : 0;
+    if (t->taps > 2 || (s != 2 && s != 4 && s != 8))
+        return;
+    int64_t best0 = 0, best_len = 0;
+    for (int64_t a = 0; a + s < in;) {
+        int64_t b = a;
+        while (b + s < in && t->first[b + s] == t->first[b] + 1)
+            b++;
+        if (b - a + s > best_len) {
+            best0 = a;
+            best_len = b - a + s;
+        }
+        a = b + 1;
+    }
+    if (best_len >= 4 * s) {
+        t->period = s;
+        t->p0 = best0;
+        t->runs = best_len / s;
+    }
+}
+
 static bool taps_build(axis_taps *t, int64_t in, int64_t out, float ratio, bool align_corners, bool identity)
 {
     int64_t *last = malloc((size_t)in * sizeof *last);
@@ -141,6 +169,7 @@ static bool taps_build(axis_taps *t, int64_t in, int64_t out, float ratio, bool 
     }
     free(last);
     find_affine_run(t, in);
+    find_subperiod(t, in, out);
     t->wt = calloc((size_t)(t->taps * in), sizeof *t->wt);
     if (!t->wt)
         return false;
@@ -258,6 +287,43 @@ static inline void gather_w_polyphase(float *restrict dst, const float *restrict
     }
 }
 
+/* gather_w's one- and two-tap loops on the periodic stretch of a downscale: x = p0 + s*m + q
+ * reads acc[first[p0 + q] + m] (and the element after): the same products and sum, so the same bits. */
+static inline void gather_w_subperiod(float *restrict dst, const float *restrict acc, const axis_taps *t, int64_t w,
+                                      int64_t s)
+{
+    const int64_t p0 = t->p0, runs = t->runs;
+    const float *restrict w0 = t->wt + p0, *restrict w1 = t->wt + w + p0;
+    int64_t f[8];
+    for (int64_t q = 0; q < s; q++)
+        f[q] = t->first[p0 + q];
+    float *restrict d = dst + p0;
+    if (t->taps == 1) {
+        for (int64_t m = 0; m < runs; m++)
+            for (int64_t q = 0; q < s; q++)
+                d[s * m + q] = w0[s * m + q] * acc[f[q] + m];
+        return;
+    }
+    for (int64_t m = 0; m < runs; m++)
+        for (int64_t q = 0; q < s; q++)
+            d[s * m + q] = w0[s * m + q] * acc[f[q] + m] + w1[s * m + q] * acc[f[q] + m + 1];
+}
+
+EMU_HOT static void gather_w_sub2(float *restrict dst, const float *restrict acc, const axis_taps *t, int64_t w)
+{
+    gather_w_subperiod(dst, acc, t, w, 2);
+}
+
+EMU_HOT static void gather_w_sub4(float *restrict dst, const float *restrict acc, const axis_taps *t, int64_t w)
+{
+    gather_w_subperiod(dst, acc, t, w, 4);
+}
+
+EMU_HOT static void gather_w_sub8(float *restrict dst, const float *restrict acc, const axis_taps *t, int64_t w)
+{
+    gather_w_subperiod(dst, acc, t, w, 8);
+}
+
 typedef struct upsample_ctx {
     const upsample_plan *p;
     axis_taps th, tw;
@@ -346,6 +412,11 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
         gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, 0, x->tw.x0);
         gather_w_polyphase(dst, acc, &x->tw, w, p->out_w + wt, sc->phases);
         gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, x->tw.x1, w);
+    } else if (vec == 1 && x->tw.period) {
+        const int64_t a = x->tw.p0, b = a + x->tw.period * x->tw.runs;
+        gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, 0, a);
+        (x->tw.period == 2 ? gather_w_sub2 : x->tw.period == 4 ? gather_w_sub4 : gather_w_sub8)(dst, acc, &x->tw, w);
+        gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, b, w);
     } else if (vec == 1) {
         gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, 0, w);
     } else {
