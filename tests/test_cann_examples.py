@@ -17,8 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import aclnn_emu
 from aclnn_emu import cli
+
+from reference import cann_roi_align_forward, upsample_bilinear2d_backward, upsample_bilinear2d_forward
 
 CANDIDATES = [os.environ.get("ACLNN_EMU_OPS_CV", ""), "/work/.mirror/hicann+ops-cv/repo"]
 EXAMPLES = {
@@ -44,18 +45,17 @@ def _source(rel: str) -> str | None:
 
 
 def _expected(name: str) -> np.ndarray:
+    """The programs' results from the independent models of tests/reference.py (the inputs are the programs')."""
     x36 = np.arange(1, 37, dtype=np.float32).reshape(1, 1, 6, 6)
-    if name == "roi_align_v2":
-        return aclnn_emu.roi_align_v2(x36, [[0.0, -2.0, -2.0, 22.0, 22.0]], 3, 3, 0.25, 2, False)
-    if name == "roi_align":
-        return aclnn_emu.roi_align(x36, [[-2.0, -2.0, 22.0, 22.0]], [0], "avg", 3, 3, 0, 1.0)
-    if name == "upsample_bilinear2d":
-        x = np.arange(8, dtype=np.float32).reshape(1, 1, 4, 2)
-        return aclnn_emu.upsample_bilinear2d(x, (8, 4), True, 2.0, 2.0)
-    # V1 backward: gradOut of ones (1, 1, 6, 6) into (1, 1, 3, 3), alignCorners, scales 2 (unused by V1)
-    return aclnn_emu.upsample_bilinear2d_backward(
-        np.ones((1, 1, 6, 6), np.float32), (6, 6), (1, 1, 3, 3), True, 2.0, 2.0
-    )
+    box = np.array([[0.0, -2.0, -2.0, 22.0, 22.0]], np.float32)
+    if name == "roi_align_v2":  # pooled 3x3, samplingRatio 2, spatialScale 0.25, aligned=false
+        return cann_roi_align_forward(x36, box, 3, 3, 0.25, 2, 0)
+    if name == "roi_align":  # "avg", 3x3, adaptive, spatialScale 1 (roi_end_mode 0)
+        return cann_roi_align_forward(x36, box, 3, 3, 1.0, 0, 0)
+    if name == "upsample_bilinear2d":  # (1, 1, 4, 2) -> (8, 4), alignCorners, scales 2
+        return upsample_bilinear2d_forward(np.arange(8, dtype=np.float32).reshape(1, 1, 4, 2), (8, 4), True, 2.0, 2.0)
+    # V1 backward: gradOut of ones (1, 1, 6, 6) into (1, 1, 3, 3), alignCorners; V1 uses no scales
+    return upsample_bilinear2d_backward(np.ones((1, 1, 6, 6)), (3, 3), True, 0.0, 0.0)
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))

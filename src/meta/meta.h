@@ -132,6 +132,8 @@ int emu_check_shape(const char *api, const aclTensor *t, const char *param, cons
 int emu_check_array_len(const char *api, const aclIntArray *a, const char *param, uint64_t n, const char *why);
 /* "<param> must be >= <min>, got <v>" */
 int emu_check_min(const char *api, int64_t v, int64_t min, const char *param);
+/* Whether t's view shape equals the array's values, dim by dim (CANN's CheckIOSizesIsSame). */
+bool emu_shape_equals(const aclTensor *t, const aclIntArray *a);
 /* Outputs must not have two elements sharing memory. */
 int emu_check_output_writable(const char *api, const aclTensor *t, const char *param);
 

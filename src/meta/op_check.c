@@ -148,6 +148,16 @@ int emu_check_min(const char *api, int64_t v, int64_t min, const char *param)
     return v >= min ? 0 : invalid(api, "%s must be >= %lld, got %lld", param, (long long)min, (long long)v);
 }
 
+bool emu_shape_equals(const aclTensor *t, const aclIntArray *a)
+{
+    if (t->ndim != a->size)
+        return false;
+    for (uint64_t i = 0; i < t->ndim; i++)
+        if (t->dims[i] != a->values[i])
+            return false;
+    return true;
+}
+
 int emu_check_output_writable(const char *api, const aclTensor *t, const char *param)
 {
     if (emu_tensor_self_overlaps(t))

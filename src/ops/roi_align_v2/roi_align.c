@@ -23,16 +23,7 @@ static int run(const emu_launch *l, char *msg, size_t cap)
 {
     const emu_view self = emu_launch_view(l, 0), rois = emu_launch_view(l, 1), idx = emu_launch_view(l, 2);
     const emu_view out = emu_launch_view(l, 3);
-    roi_align_report r;
-    int st = roi_align_kernel(&self, &rois, &idx, &out, (const roi_align_plan *)l->params, &r, msg, cap);
-    if (!st && r.skipped)
-        st = emu_run_misuse(OP_NAME, msg, cap, "%lld box(es) name an image outside [0, %lld) or have no sample "
-                            "(first: box %lld); CANN leaves their output unwritten, the emulator writes zeros",
-                            (long long)r.skipped, (long long)self.dims[0], (long long)r.first_skipped);
-    if (!st && r.nonfinite)
-        st = emu_run_misuse(OP_NAME, msg, cap, "%lld box(es) have NaN or infinite coordinates",
-                            (long long)r.nonfinite);
-    return st;
+    return roi_align_run(OP_NAME, &self, &rois, &idx, &out, (const roi_align_plan *)l->params, msg, cap);
 }
 
 EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 3, 1, run);

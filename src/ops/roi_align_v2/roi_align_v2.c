@@ -17,19 +17,24 @@
 static const char API[] = OP_NAME "GetWorkspaceSize";
 static const char *const TENSOR_NAMES[] = {"self", "boxes", "out"};
 
+int roi_align_run(const char *op, const emu_view *self, const emu_view *rois, const emu_view *batch_indices,
+                  const emu_view *out, const roi_align_plan *p, char *msg, size_t cap)
+{
+    roi_align_report r;
+    int st = roi_align_kernel(self, rois, batch_indices, out, p, &r, msg, cap);
+    if (!st && r.skipped)
+        st = emu_run_misuse(op, msg, cap, "%lld box(es) name an image outside [0, %lld) or have no sample "
+                            "(first: box %lld); CANN leaves their output unwritten, the emulator writes zeros",
+                            (long long)r.skipped, (long long)self->dims[0], (long long)r.first_skipped);
+    if (!st && r.nonfinite)
+        st = emu_run_misuse(op, msg, cap, "%lld box(es) have NaN or infinite coordinates", (long long)r.nonfinite);
+    return st;
+}
+
 static int run(const emu_launch *l, char *msg, size_t cap)
 {
     const emu_view self = emu_launch_view(l, 0), boxes = emu_launch_view(l, 1), out = emu_launch_view(l, 2);
-    roi_align_report r;
-    int st = roi_align_kernel(&self, &boxes, NULL, &out, (const roi_align_plan *)l->params, &r, msg, cap);
-    if (!st && r.skipped)
-        st = emu_run_misuse(OP_NAME, msg, cap, "%lld box(es) name an image outside [0, %lld) or have no sample "
-                            "(first: box %lld); CANN leaves their output unwritten, the emulator writes zeros",
-                            (long long)r.skipped, (long long)self.dims[0], (long long)r.first_skipped);
-    if (!st && r.nonfinite)
-        st = emu_run_misuse(OP_NAME, msg, cap, "%lld box(es) have NaN or infinite coordinates",
-                            (long long)r.nonfinite);
-    return st;
+    return roi_align_run(OP_NAME, &self, &boxes, NULL, &out, (const roi_align_plan *)l->params, msg, cap);
 }
 
 EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 2, 1, run);

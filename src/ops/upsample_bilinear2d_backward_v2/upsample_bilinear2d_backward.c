@@ -45,15 +45,6 @@ static int check_positive(int64_t h, int64_t w, int64_t oh, int64_t ow)
                      (long long)w, (long long)oh, (long long)ow);
 }
 
-/* CheckIOSizesIsSame: gradOut's view shape equals inputSize, dim by dim. */
-static bool same_sizes(const aclTensor *gradOut, const aclIntArray *inputSize)
-{
-    for (uint64_t i = 0; i < gradOut->ndim; i++)
-        if (gradOut->dims[i] != inputSize->values[i])
-            return false;
-    return true;
-}
-
 /* Phase one's checks, in CANN's order (CheckParams); fills the plan's sizes (gradOut's layout). */
 static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
                  const aclTensor *out, const uint64_t *workspaceSize, aclOpExecutor *const *executor,
@@ -92,7 +83,7 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
     }
 
     /* 3. dtypes: FLOAT16 or FLOAT only when the sizes differ; out's always gradOut's */
-    if (!same_sizes(gradOut, inputSize)) {
+    if (!emu_shape_equals(gradOut, inputSize)) {
         if (emu_soc_current()->family == EMU_SOC_950)
             return emu_error(ACLNN_ERR_PARAM_INVALID, API,
                              "the emulator does not model CANN's %s ResizeBilinearV2Grad kernel (arch35)",
@@ -163,7 +154,7 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
                 return emu_error(ACLNN_ERR_PARAM_INVALID, API, "gradOut dim %d is %lld, above INT32_MAX", i,
                                  (long long)gradOut->dims[i]);
         p.align_corners = alignCorners;
-        if (same_sizes(gradOut, inputSize)) {
+        if (emu_shape_equals(gradOut, inputSize)) {
             p.path = UPSAMPLE_PATH_COPY;
         } else { /* ResizeBilinearV2Grad with half_pixel_centers = !alignCorners: the sizes' ratio, float32 */
             p.path = UPSAMPLE_PATH_RESIZE_V2_GRAD;

@@ -38,15 +38,6 @@ static int run(const emu_launch *l, char *msg, size_t cap)
 
 EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, run);
 
-/* CheckIOSizesIsSame: gradOut's view shape equals inputSize, dim by dim. */
-static bool same_sizes(const aclTensor *gradOut, const aclIntArray *inputSize)
-{
-    for (uint64_t i = 0; i < gradOut->ndim; i++)
-        if (gradOut->dims[i] != inputSize->values[i])
-            return false;
-    return true;
-}
-
 /* Phase one's checks, in CANN's order; fills the sizes of the plan. */
 static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
                  const aclTensor *out, const uint64_t *workspaceSize, aclOpExecutor *const *executor,
@@ -98,7 +89,7 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
                           p->nhwc ? "gradOut.shape[3]" : "gradOut.shape[1]"));
 
     /* 6. dtypes: the SoC's list only when the sizes differ */
-    if (!same_sizes(gradOut, inputSize)) {
+    if (!emu_shape_equals(gradOut, inputSize)) {
         const emu_soc *soc = emu_soc_current();
         if (soc->family == EMU_SOC_950)
             return emu_error(ACLNN_ERR_PARAM_INVALID, API,
@@ -150,7 +141,7 @@ static bool float_equal(float a, float b)
 static void choose_path(const aclTensor *gradOut, const aclIntArray *inputSize, bool alignCorners, double scalesH,
                         double scalesW, upsample_plan *p)
 {
-    const bool same = same_sizes(gradOut, inputSize);
+    const bool same = emu_shape_equals(gradOut, inputSize);
     p->align_corners = alignCorners;
     if (emu_soc_current()->family == EMU_SOC_950) {
         p->path = UPSAMPLE_PATH_NO_KERNEL; /* only equal sizes get here (check 6) */
