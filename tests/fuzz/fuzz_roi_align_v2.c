@@ -24,7 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const aclDataType dtypes[] = {ACL_FLOAT, ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE, ACL_INT32};
     static const aclFormat formats[] = {ACL_FORMAT_NCHW, ACL_FORMAT_NCHW, ACL_FORMAT_ND, ACL_FORMAT_NHWC};
     static const float scales[] = {1.0f, 0.5f, 0.25f, 0.0625f, 0.0f, -1.0f, NAN, 1e-39f, 4.0f, 1e20f};
-    static const int64_t ratios[] = {0, 0, 1, 2, 3, -1, 1000, (int64_t)1 << 40, (int64_t)1 << 62, 7};
+    /* Fixed counts up to 100 (1,000 would be legitimate work beyond -timeout in the instrumented build:
+     * 8 boxes of a million samples; the library bounds work, not time). */
+    static const int64_t ratios[] = {0, 0, 1, 2, 3, -1, 100, (int64_t)1 << 40, (int64_t)1 << 62, 7};
     const aclDataType dt = dtypes[take(&r, 1) % 5];
     int64_t b = take_range(&r, 0, 3), c = take_range(&r, 0, 4), h = take_range(&r, 0, 24), w = take_range(&r, 0, 24);
     int64_t k = take_range(&r, 0, 8), ph = take_range(&r, 0, 7), pw = take_range(&r, 0, 7);
