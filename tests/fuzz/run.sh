@@ -22,8 +22,15 @@ for target in "$OUT"/tests/fuzz_*; do
   echo "== replay $op ($(ls "$corpus" | wc -l) committed inputs)"
   "$target" -runs=0 "$corpus"
   echo "== fuzz $op for ${SECONDS_EACH}s"
+  # The fuzzer's own status decides (a crash, a timeout, a leak fails the run); grep only trims the output.
+  set +e
   "$target" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=4096 -max_len=512 \
     -artifact_prefix=tests/fuzz/crashes/ -print_final_stats=1 "$OUT/corpus-$op" "$corpus" 2>&1 |
-    grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==ERROR|SUMMARY)" || true
-  test "${PIPESTATUS[0]}" -eq 0
+    grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==ERROR|SUMMARY)"
+  status=${PIPESTATUS[0]}
+  set -e
+  if ((status != 0)); then
+    echo "fuzz_$op failed (status $status): the input is in tests/fuzz/crashes/" >&2
+    exit "$status"
+  fi
 done
