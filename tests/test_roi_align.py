@@ -150,6 +150,42 @@ def test_strided_tensors_and_guard_band():
     np.testing.assert_array_equal(host[mask], before[mask])
 
 
+def test_wide_planes_in_row_bands_and_box_chunks():
+    # A 6 x 60000 plane is updated in bands of rows (1 MiB each), and boxes this wide need more
+    # than one chunk of weights: later chunks add to what earlier ones stored, here through
+    # x-strided and contiguous gradInputs alike.
+    rng = np.random.default_rng(21)
+    shape = (1, 2, 6, 60000)
+    k = 400  # about 3 * 10**4 x weights a box: two chunks of 2**23
+    boxes = np.zeros((k, 5), np.float32)
+    boxes[:, 1] = rng.uniform(-5, 100, k)
+    boxes[:, 2] = rng.uniform(-1, 3, k)
+    boxes[:, 3] = rng.uniform(59000, 60500, k)
+    boxes[:, 4] = rng.uniform(3, 8, k)
+    g = rng.standard_normal((k, 2, 3, 3)).astype(np.float32)
+    ref = roi_align_backward(g, boxes, shape, 1.0, 2, True)
+    host = np.full((1, 2, 6, 120000), 7.0, np.float32)
+    strided = run(g, boxes, shape, 1.0, 2, True, out=host[..., ::2])
+    assert rel_err(strided, ref) <= 1e-5
+    np.testing.assert_array_equal(host[..., 1::2], 7.0)
+    assert run(g, boxes, shape, 1.0, 2, True).tobytes() == np.ascontiguousarray(strided).tobytes()
+
+
+def test_grad_input_beyond_the_caches_is_streamed():
+    # 36 MB planes leave the kernel through streaming stores, whole or row by row (padded rows).
+    rng = np.random.default_rng(22)
+    shape = (1, 1, 1500, 6000)
+    boxes = random_boxes(rng, 24, 1, 1500, 6000, 1.0)
+    g = rng.standard_normal((24, 1, 7, 7)).astype(np.float32)
+    ref = roi_align_backward(g, boxes, shape, 1.0, 2, True)
+    whole = run(g, boxes, shape, 1.0, 2, True)
+    assert rel_err(whole, ref) <= 1e-5
+    host = np.full((1, 1, 1500, 6016), 7.0, np.float32)
+    padded = run(g, boxes, shape, 1.0, 2, True, out=host[..., :6000])
+    np.testing.assert_array_equal(padded, whole)
+    np.testing.assert_array_equal(host[..., 6000:], 7.0)
+
+
 def test_empty_inputs_zero_fill():
     out = np.full((2, 3, 5, 5), 9.0, np.float32)
     run(np.zeros((0, 3, 2, 2), np.float32), np.zeros((0, 5), np.float32), (2, 3, 5, 5), out=out)

@@ -60,6 +60,14 @@ static inline size_t emu_view_item_size(const emu_view *v)
 /* OpenMP threads for a kernel's parallel regions (1 in a fork() child). */
 int emu_kernel_threads(void);
 
+/* Copies n floats. With `stream` (and AVX2) the stores bypass the caches: for
+ * outputs written once and far larger than the caches, so no line of dst is
+ * read before it is overwritten. Either way dst is complete on return. */
+void emu_copy_f32(float *restrict dst, const float *restrict src, int64_t n, bool stream);
+
+/* Bytes beyond which a kernel's output cannot stay in any cache (streaming stores pay off). */
+#define EMU_STREAM_BYTES ((int64_t)32 << 20)
+
 /* Hot loops are compiled twice, for AVX2 and for the baseline, and the
  * loader picks one (GNU ifunc): a portable library that still uses the
  * vector width of the machine it runs on. Results may differ in the last

@@ -10,9 +10,10 @@
  * mean -- which makes the cost O(pixels touched), not O(samples): a box of
  * 1e9 pixels or samplingRatio = 1e12 costs no more than the map it covers.
  *
- * Each thread owns whole (image, channel) planes of gradInput and applies
- * the boxes of that image in index order: no atomics, bitwise identical
- * results for any thread count. Per box we pick the cheaper of two ways to
+ * Each thread owns whole (image, channel) planes of gradInput, builds each
+ * in a cache-resident band of rows and writes it out once, applying the
+ * boxes of that image in a fixed order (by position: see box_key): no
+ * atomics, bitwise identical results for any thread count. Per box we pick the cheaper of two ways to
  * apply the outer products: per bin (sum over bins of |wy| * |wx|), or
  * separably, reducing each bin row along x first (T = G * Wx) and then
  * spreading T's rows along y.
@@ -316,6 +317,15 @@ static void bin_weights_of(const axis_geom *a, int64_t b, int64_t extent, const 
     weights_of(&s, &rr, extent, w, acc);
 }
 
+/* Weights of a bin are stored in whole 8-float vectors, zero-padded, so the
+ * scatter adds them a vector at a time without tails (adding the products of
+ * the padding's zeros, +-0.0, changes no value: a gradInput value is never
+ * -0.0 there, see apply_box). */
+static inline int64_t padded8(int64_t n)
+{
+    return (n + 7) & ~(int64_t)7;
+}
+
 /* Per-axis weights of every bin of a chunk of boxes. */
 typedef struct bin_weights {
     int64_t first, len, off; /* pixels [first, first+len), weights at pool[off] */
@@ -340,7 +350,7 @@ static int64_t box_ranges(const roi_plan *p, const box_geom *g, bin_weights *bin
                        : is_y       ? bin_range(&g->y, i, p->height)
                                     : bin_range(&g->x, i - p->pooled_h, p->width);
         bins[i] = (bin_weights){.first = r.first, .len = r.len, .off = total};
-        total += r.len;
+        total += padded8(r.len);
     }
     return total;
 }
@@ -376,28 +386,50 @@ static bool prefer_separable(const roi_plan *p, const bin_weights *bins)
     return separable < per_bin;
 }
 
-/* The plane update of one box, for one channel. sx is the x stride of gradInput
- * (1 when rows are contiguous: the inline copy for sx == 1 vectorises). */
+/* Rows [lo, hi) of a bin's rows [first, first + len) that fall in the band [y0, y1). */
+static inline bool band_rows(const bin_weights *b, int64_t y0, int64_t y1, int64_t *lo, int64_t *hi)
+{
+    *lo = b->first > y0 ? b->first : y0;
+    *hi = b->first + b->len < y1 ? b->first + b->len : y1;
+    return *lo < *hi;
+}
+
+/* dst += a * src over n floats; whole 8-float vectors (no tail) when n is a multiple of 8. */
+static inline void add_scaled(float *restrict dst, float a, const float *restrict src, int64_t n)
+{
+    if ((n & 7) == 0) {
+        for (int64_t x = 0; x < n; x += 8)
+            for (int j = 0; j < 8; j++)
+                dst[x + j] += a * src[x + j];
+    } else {
+        for (int64_t x = 0; x < n; x++)
+            dst[x] += a * src[x];
+    }
+}
+
+/* The update of one box, for one channel, to the rows [y0, y1) of a plane held
+ * in band (row y at band + (y - y0) * w, contiguous: the inner loops vectorise). */
 static inline void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, const float *g, int64_t g_sh,
-                             int64_t g_sw, float *plane, int64_t sy, int64_t sx, float *tmp)
+                             int64_t g_sw, float *band, int64_t y0, int64_t y1, int64_t w, float *tmp)
 {
     const bin_weights *by = ch->bins + kk * (p->pooled_h + p->pooled_w), *bx = by + p->pooled_h;
+    int64_t r_lo, r_hi;
     if (!ch->separable[kk]) {
         for (int64_t ph = 0; ph < p->pooled_h; ph++) {
-            if (!by[ph].len)
+            if (!band_rows(&by[ph], y0, y1, &r_lo, &r_hi))
                 continue;
-            const float *wy = ch->pool + by[ph].off;
+            const float *wy = ch->pool + by[ph].off - by[ph].first;
             for (int64_t pw = 0; pw < p->pooled_w; pw++) {
                 if (!bx[pw].len)
                     continue;
                 const float gv = g[ph * g_sh + pw * g_sw];
                 const float *wx = ch->pool + bx[pw].off;
-                const int64_t nx = bx[pw].len;
-                for (int64_t r = 0; r < by[ph].len; r++) {
-                    const float a = gv * wy[r];
-                    float *row = plane + (by[ph].first + r) * sy + bx[pw].first * sx;
-                    for (int64_t x = 0; x < nx; x++)
-                        row[x * sx] += a * wx[x];
+                const int64_t nx = bx[pw].len, nx8 = padded8(nx);
+                const bool whole = bx[pw].first + nx8 <= w; /* the padding stays in the row */
+                for (int64_t y = r_lo; y < r_hi; y++) {
+                    const float a = gv * wy[y];
+                    float *row = band + (y - y0) * w + bx[pw].first;
+                    add_scaled(row, a, wx, whole ? nx8 : nx);
                 }
             }
         }
@@ -410,53 +442,67 @@ static inline void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, con
         lo = bx[pw].first < lo ? bx[pw].first : lo;
         hi = bx[pw].first + bx[pw].len > hi ? bx[pw].first + bx[pw].len : hi;
     }
-    const int64_t span = hi - lo;
+    /* The spread runs over whole 8-float vectors: the span widened to a
+     * multiple of 8 (shifted left at the plane's right edge) with zeros in tmp.
+     * Bit-neutral: a band value is never -0.0 (it starts at +0.0 and only
+     * ever has products added), and adding +0.0 to anything else keeps it. */
+    int64_t span = hi - lo;
+    if (((span + 7) & ~(int64_t)7) <= w) {
+        span = (span + 7) & ~(int64_t)7;
+        lo = lo + span <= w ? lo : w - span;
+    }
     for (int64_t ph = 0; ph < p->pooled_h; ph++) {
-        if (!by[ph].len)
+        if (!band_rows(&by[ph], y0, y1, &r_lo, &r_hi))
             continue;
-        memset(tmp, 0, (size_t)span * sizeof *tmp);
+        memset(tmp, 0, (size_t)(span + 8) * sizeof *tmp); /* tmp[span..] takes the last bin's padding */
         for (int64_t pw = 0; pw < p->pooled_w; pw++) {
             if (!bx[pw].len)
                 continue;
             const float gv = g[ph * g_sh + pw * g_sw];
             const float *wx = ch->pool + bx[pw].off;
             float *t = tmp + (bx[pw].first - lo);
-            for (int64_t x = 0; x < bx[pw].len; x++)
-                t[x] += gv * wx[x];
+            add_scaled(t, gv, wx, padded8(bx[pw].len));
         }
-        const float *wy = ch->pool + by[ph].off;
-        for (int64_t r = 0; r < by[ph].len; r++) {
-            const float a = wy[r];
-            float *row = plane + (by[ph].first + r) * sy + lo * sx;
-            for (int64_t x = 0; x < span; x++)
-                row[x * sx] += a * tmp[x];
+        const float *wy = ch->pool + by[ph].off - by[ph].first;
+        for (int64_t y = r_lo; y < r_hi; y++) {
+            const float a = wy[y];
+            float *row = band + (y - y0) * w + lo;
+            add_scaled(row, a, tmp, span);
         }
     }
 }
 
-/* All boxes of a chunk that fall on image b, applied to one (b, c) plane in box order. */
-EMU_HOT static void scatter_plane(const roi_plan *p, const chunk *ch, int64_t b, const float *g_c, int64_t go_sk,
-                                  int64_t go_sh, int64_t go_sw, float *plane, int64_t sy, int64_t sx, float *tmp)
+/* All boxes of a chunk that fall on image b, applied to rows [y0, y1) of one (b, c) plane in box order. */
+EMU_HOT static void scatter_band(const roi_plan *p, const chunk *ch, int64_t b, const float *g_c, int64_t go_sk,
+                                 int64_t go_sh, int64_t go_sw, float *band, int64_t y0, int64_t y1, float *tmp)
 {
     for (int64_t i = ch->img_first[b]; i < ch->img_first[b + 1]; i++) {
         const int64_t kk = ch->order[i];
-        const float *g = g_c + (ch->k0 + kk) * go_sk;
-        if (sx == 1)
-            apply_box(p, ch, kk, g, go_sh, go_sw, plane, sy, 1, tmp);
-        else
-            apply_box(p, ch, kk, g, go_sh, go_sw, plane, sy, sx, tmp);
+        apply_box(p, ch, kk, g_c + (ch->k0 + kk) * go_sk, go_sh, go_sw, band, y0, y1, p->width, tmp);
     }
 }
 
-static void zero_plane(float *plane, int64_t h, int64_t w, int64_t sy, int64_t sx)
+/* Moves rows between a plane of gradInput (strides sy, sx) and a contiguous band. */
+static void band_load(float *band, const float *plane, int64_t rows, int64_t w, int64_t sy, int64_t sx)
 {
-    for (int64_t y = 0; y < h; y++) {
-        float *row = plane + y * sy;
+    for (int64_t y = 0; y < rows; y++)
+        for (int64_t x = 0; x < w; x++)
+            band[y * w + x] = plane[y * sy + x * sx];
+}
+
+static void band_store(float *plane, const float *band, int64_t rows, int64_t w, int64_t sy, int64_t sx,
+                       bool stream)
+{
+    if (sx == 1 && sy == w) {
+        emu_copy_f32(plane, band, rows * w, stream);
+        return;
+    }
+    for (int64_t y = 0; y < rows; y++) {
         if (sx == 1)
-            memset(row, 0, (size_t)w * sizeof *row);
+            emu_copy_f32(plane + y * sy, band + y * w, w, stream);
         else
             for (int64_t x = 0; x < w; x++)
-                row[x * sx] = 0.0f;
+                plane[y * sy + x * sx] = band[y * w + x];
     }
 }
 
@@ -480,6 +526,19 @@ static box_geom *box_geometries(const roi_plan *p, const emu_view *boxes, int64_
     for (int64_t k = 0; k < nk; k++)
         geo[k] = box_geometry(p, bx + k * boxes->strides[0], boxes->strides[1]);
     return geo;
+}
+
+/* Boxes of an image are applied in stripes of 32 rows, left to right within
+ * a stripe (ties in index order): consecutive boxes then overlap, and their
+ * rows are still in L1. A fixed order, whatever the thread count. */
+typedef struct box_key {
+    int64_t key, kk;
+} box_key;
+
+static int key_cmp(const void *a, const void *b)
+{
+    const box_key *x = a, *y = b;
+    return x->key != y->key ? (x->key < y->key ? -1 : 1) : (x->kk < y->kk ? -1 : x->kk > y->kk);
 }
 
 /* Step 2: the next chunk of boxes from k0 whose weights fit the chunk limits;
@@ -528,6 +587,21 @@ static bool chunk_plan(const roi_plan *p, const box_geom *geo, int64_t k0, int64
     for (int64_t b = B; b > 0; b--)
         ch->img_first[b] = ch->img_first[b - 1];
     ch->img_first[0] = 0;
+    box_key *keys = malloc((size_t)(nb + 1) * sizeof *keys);
+    if (!keys) {
+        chunk_free(ch);
+        return false;
+    }
+    const int64_t placed = ch->img_first[B]; /* boxes on an image */
+    for (int64_t i = 0; i < placed; i++) {
+        const bin_weights *bw = ch->bins + ch->order[i] * nbins;
+        keys[i] = (box_key){(bw[0].first >> 5) * ((int64_t)1 << 32) + bw[p->pooled_h].first, ch->order[i]};
+    }
+    for (int64_t b = 0; b < B; b++)
+        qsort(keys + ch->img_first[b], (size_t)(ch->img_first[b + 1] - ch->img_first[b]), sizeof *keys, key_cmp);
+    for (int64_t i = 0; i < placed; i++)
+        ch->order[i] = keys[i].kk;
+    free(keys);
     return true;
 }
 
@@ -554,10 +628,13 @@ static int chunk_weights(const roi_plan *p, const box_geom *geo, chunk *ch)
                 if (!b[i].len)
                     continue;
                 const axis_range r = {0, 0, b[i].first, b[i].len};
+                float *w = ch->pool + b[i].off;
                 if (i < PH)
-                    bin_weights_of(&g->y, i, H, &r, ch->pool + b[i].off, acc);
+                    bin_weights_of(&g->y, i, H, &r, w, acc);
                 else
-                    bin_weights_of(&g->x, i - PH, W, &r, ch->pool + b[i].off, acc);
+                    bin_weights_of(&g->x, i - PH, W, &r, w, acc);
+                for (int64_t j = b[i].len; j < padded8(b[i].len); j++)
+                    w[j] = 0.0f;
             }
         }
         free(acc);
@@ -565,8 +642,14 @@ static int chunk_weights(const roi_plan *p, const box_geom *geo, chunk *ch)
     return status;
 }
 
+/* Bytes of the band of plane rows a thread updates in its cache before
+ * writing them out once (R1's 200 x 304 plane is one band). */
+#define BAND_BYTES ((int64_t)1 << 20)
+
 /* Step 4: the chunk's boxes scattered into gradInput, one task per (image,
- * channel) plane (the first chunk also zeroes the plane). */
+ * channel) plane, a band of rows at a time: each band is built in a scratch
+ * buffer (zeroed for the first chunk, loaded for later ones) and stored once,
+ * streamed past the caches when gradInput is far larger than them. */
 static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *grad_output,
                          const emu_view *grad_input, bool first_chunk)
 {
@@ -578,25 +661,38 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
     const float *go = any ? (const float *)grad_output->data + grad_output->offset : NULL;
     const int64_t go_sk = grad_output->strides[0], go_sc = grad_output->strides[1];
     const int64_t go_sh = grad_output->strides[2], go_sw = grad_output->strides[3];
+    const int64_t band_h = BAND_BYTES / (W * (int64_t)sizeof(float)) < 1   ? 1
+                           : BAND_BYTES / (W * (int64_t)sizeof(float)) > H ? H
+                                                                            : BAND_BYTES / (W * (int64_t)sizeof(float));
+    const bool stream = emu_view_numel(grad_input) * (int64_t)sizeof(float) > EMU_STREAM_BYTES;
     int status = 0;
 #pragma omp parallel num_threads(emu_kernel_threads())
     {
-        float *tmp = malloc((size_t)(W + 1) * sizeof *tmp);
-        if (!tmp) {
+        float *tmp = malloc((size_t)(W + 16) * sizeof *tmp);
+        float *band = malloc((size_t)(band_h * W) * sizeof *band);
+        if (!tmp || !band) {
 #pragma omp atomic write
             status = EMU_KERNEL_ERR_INNER;
         }
 #pragma omp for schedule(dynamic, 1)
         for (int64_t t = 0; t < B * C; t++) {
-            if (!tmp)
-                continue;
             const int64_t b = t / C, c = t % C;
+            const bool boxes = ch->img_first[b + 1] > ch->img_first[b];
+            if (!tmp || !band || (!first_chunk && !boxes))
+                continue;
             float *plane = gi + b * gi_sb + c * gi_sc;
-            if (first_chunk)
-                zero_plane(plane, H, W, gi_sy, gi_sx);
-            if (ch->img_first[b + 1] > ch->img_first[b])
-                scatter_plane(p, ch, b, go + c * go_sc, go_sk, go_sh, go_sw, plane, gi_sy, gi_sx, tmp);
+            for (int64_t y0 = 0; y0 < H; y0 += band_h) {
+                const int64_t rows = H - y0 < band_h ? H - y0 : band_h;
+                if (first_chunk)
+                    memset(band, 0, (size_t)(rows * W) * sizeof *band);
+                else
+                    band_load(band, plane + y0 * gi_sy, rows, W, gi_sy, gi_sx);
+                if (boxes)
+                    scatter_band(p, ch, b, go + c * go_sc, go_sk, go_sh, go_sw, band, y0, y0 + rows, tmp);
+                band_store(plane + y0 * gi_sy, band, rows, W, gi_sy, gi_sx, stream);
+            }
         }
+        free(band);
         free(tmp);
     }
     return status;
