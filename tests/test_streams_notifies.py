@@ -255,3 +255,58 @@ def test_dump_switches_are_accepted_and_dump_nothing(tmp_path):
     assert "writing exception dumps is not supported" in msg
     buf = ffi.new("char[256]")
     assert "not supported" in _raises(lib.ACL_ERROR_API_NOT_SUPPORT, "acldumpGetExceptionInfoPath", buf, 256)
+
+
+class _BlockingLaunches:
+    """aclnnEmuSetLaunchBlocking(1) for the calling thread, within the block."""
+
+    def __enter__(self) -> None:
+        assert lib.aclnnEmuSetLaunchBlocking(1) == 0
+
+    def __exit__(self, *exc: object) -> None:
+        assert lib.aclnnEmuSetLaunchBlocking(0) == 0
+
+
+def test_blocking_launch_runs_work_on_an_idle_stream_before_returning():
+    with ae.Stream() as s:
+        buf = ae.DeviceBuffer(N)
+        with _BlockingLaunches():
+            for i in range(1, 20):
+                _memset(buf, i, s)
+                view = buf.numpy()  # read without synchronising: the work is done
+                assert view[0] == i and view[-1] == i, i
+        s.synchronize()
+        buf.close()
+
+
+def test_blocking_launch_queues_behind_pending_work():
+    with ae.Stream() as a, ae.Stream() as b:
+        notify = ffi.new("aclrtNotify *")
+        assert lib.aclrtCreateNotify(notify, NOTIFY_DEFAULT) == 0
+        buf = ae.DeviceBuffer(N)
+        _memset(buf, 0, b)
+        b.synchronize()
+        assert lib.aclrtWaitAndResetNotify(notify[0], b.handle, 0) == 0  # b blocks until a records
+        with _BlockingLaunches():
+            _memset(buf, 5, b)  # behind the wait: queued, and the call returns
+            assert buf.numpy()[0] == 0
+        assert lib.aclrtRecordNotify(notify[0], a.handle) == 0
+        b.synchronize()
+        assert buf.numpy()[0] == 5 and buf.numpy()[-1] == 5
+        a.synchronize()
+        assert lib.aclrtDestroyNotify(notify[0]) == 0
+        buf.close()
+
+
+def test_blocking_launch_failure_is_reported_by_the_next_synchronisation():
+    with ae.Stream() as s:
+        notify = ffi.new("aclrtNotify *")
+        assert lib.aclrtCreateNotify(notify, 0) == 0
+        with _BlockingLaunches():
+            assert lib.aclrtWaitAndResetNotify(notify[0], s.handle, 30) == 0  # ran here, and timed out
+        with pytest.raises(ae.RtError) as info:
+            s.synchronize()
+        assert info.value.status == lib.ACL_ERROR_RT_WAIT_TIMEOUT
+        assert "not recorded within 30 ms" in info.value.message
+        s.synchronize()  # reported once
+        assert lib.aclrtDestroyNotify(notify[0]) == 0

@@ -72,6 +72,19 @@ ACL_FUNC_VISIBILITY uint64_t aclnnEmuCacheTrim(void);
 /** Bytes the cache holds idle. */
 ACL_FUNC_VISIBILITY uint64_t aclnnEmuCacheIdleBytes(void);
 
+/**
+ * Blocking launches for the calling thread (1) or asynchronous ones (0, the
+ * default), as CUDA_LAUNCH_BLOCKING: while on, work this thread puts on a
+ * stream with nothing pending (an operator's phase two, a copy, an event
+ * record) runs on this thread before the call returns, instead of waking the
+ * stream's worker; work behind pending tasks is queued as usual. Results,
+ * statuses and ordering are unchanged (a failed task is still reported by the
+ * next synchronisation). For callers that synchronise right after launching
+ * (the Python array API): it saves a thread wake-up per call.
+ * @returns ACL_SUCCESS.
+ */
+ACL_FUNC_VISIBILITY aclError aclnnEmuSetLaunchBlocking(int32_t blocking);
+
 /** Number of live handles (tensors, arrays, executors, streams, device blocks). */
 ACL_FUNC_VISIBILITY uint64_t aclnnEmuLiveHandles(void);
 

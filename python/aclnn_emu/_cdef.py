@@ -542,6 +542,7 @@ void *aclnnEmuCacheAlloc(size_t size);
 void aclnnEmuCacheFree(void *ptr);
 uint64_t aclnnEmuCacheTrim(void);
 uint64_t aclnnEmuCacheIdleBytes(void);
+aclError aclnnEmuSetLaunchBlocking(int32_t blocking);
 uint64_t aclnnEmuLiveHandles(void);
 uint64_t aclnnEmuPendingWarnings(void);
 size_t aclnnEmuTakeWarning(char *buf, size_t cap);

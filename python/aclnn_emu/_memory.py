@@ -82,24 +82,24 @@ def buffer_range(a: np.ndarray) -> tuple[int, int]:
 _SCRATCH = ffi.new("void **")
 
 
-def register(a: np.ndarray, address: int | None = None, span_bytes: int | None = None) -> Any:
+def register(a: np.ndarray, data: Any = None, span_bytes: int | None = None) -> Any:
     """``aclrtHostRegister`` the buffer behind ``a``, so kernels use it in place.
 
-    ``address`` and ``span_bytes`` (of ``a``'s own elements) save recomputing
-    them when the caller has them. Views register the whole buffer they are
-    part of, so that several views of one buffer share a registration.
-    Returns the registered pointer (pass it to :func:`unregister`), or None
-    when there is nothing to register or the buffer overlaps one registered
-    already (then the library treats it as host memory: a warning in
-    validation mode at most, never a copy).
+    ``data`` (a ``void *`` to ``a``'s first element) and ``span_bytes`` (of
+    ``a``'s own elements) save recomputing them when the caller has them.
+    Views register the whole buffer they are part of, so that several views
+    of one buffer share a registration. Returns the registered pointer (pass
+    it to :func:`unregister`), or None when there is nothing to register or
+    the buffer overlaps one registered already (then the library treats it as
+    host memory: a warning in validation mode at most, never a copy).
     """
-    if address is None or span_bytes is None or isinstance(a.base, np.ndarray):
+    if data is None or span_bytes is None or isinstance(a.base, np.ndarray):
         address, size = buffer_range(a)
+        ptr = ffi.cast("void *", address)
     else:
-        size = span_bytes
+        ptr, size = data, span_bytes
     if size == 0:
         return None
-    ptr = ffi.cast("void *", address)
     if lib.aclrtHostRegister(ptr, size, 0, _SCRATCH) == 0:
         return ptr
     lib.aclGetRecentErrMsg()  # overlapping registration: run unregistered

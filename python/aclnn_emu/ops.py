@@ -8,6 +8,7 @@ Checks, status codes and messages are the C library's (CANN's).
 
 from __future__ import annotations
 
+import math
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -90,16 +91,16 @@ class _Call:
 
     def tensor(self, a: np.ndarray, fmt: str) -> Any:
         shape = a.shape
-        if a.flags.c_contiguous:
+        if a.flags.c_contiguous and a.size:
             strides, extent = _memory.contiguous_strides(shape), a.size
+            data = ffi.cast("void *", ffi.from_buffer(a))  # faster than __array_interface__
         else:
             strides = _memory.element_strides(a)
             extent = _memory.reach(shape, strides)
-        address = a.__array_interface__["data"][0]
-        ptr = _memory.register(a, address, extent * a.itemsize)
+            data = ffi.cast("void *", a.__array_interface__["data"][0])
+        ptr = _memory.register(a, data, extent * a.itemsize)
         if ptr is not None:
             self.registered.append(ptr)
-        data = ffi.cast("void *", address)
         t = lib.aclCreateTensor(shape, len(shape), acl_dtype(a.dtype), strides, 0, FORMATS[fmt], [extent], 1, data)
         if t == ffi.NULL:
             check(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor")
@@ -129,7 +130,12 @@ class _Call:
                 lib.aclDestroyAclOpExecutor(ex[0])
                 raise
         s = stream.handle if stream is not None else ffi.NULL
-        status = op.phase_two(workspace, ws[0], ex[0], s)
+        # The call waits for the stream anyway: run on this thread, no worker wake-up.
+        lib.aclnnEmuSetLaunchBlocking(1)
+        try:
+            status = op.phase_two(workspace, ws[0], ex[0], s)
+        finally:
+            lib.aclnnEmuSetLaunchBlocking(0)
         if status:
             check(status, op.name)
         check(lib.aclrtSynchronizeStream(s), "aclrtSynchronizeStream")
@@ -226,7 +232,7 @@ def _result_array(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     gone, the block goes back to the cache (``ACLNN_EMU_CACHE_BYTES`` bounds
     it; 0 keeps none).
     """
-    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    nbytes = math.prod(shape) * dtype.itemsize
     if nbytes < _CACHE_MIN_BYTES:
         return np.empty(shape, dtype=dtype)
     block = lib.aclnnEmuCacheAlloc(nbytes)

@@ -57,7 +57,9 @@ typedef struct emu_stream emu_stream;
 /* A unit of stream work: returns 0 or a status, writing a message into msg on failure. */
 typedef int (*emu_task_fn)(void *ctx, char *msg, size_t msg_cap);
 typedef void (*emu_release_fn)(void *ctx);
-/* Enqueues work; on failure releases ctx and returns a status. *seq receives its sequence number. */
+/* Enqueues work; on failure releases ctx and returns a status. *seq receives its sequence number.
+ * A thread that asked for blocking launches (aclnnEmuSetLaunchBlocking) runs the work before this
+ * returns when nothing is pending on s (its status is reported at the next synchronisation, as ever). */
 int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, void *ctx, uint64_t *seq);
 /* A task's return value asking to be run again later: a blocking task (an
  * event wait) returns it when emu_stream_fork_pending() says fork() is waiting. */

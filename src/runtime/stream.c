@@ -431,6 +431,15 @@ __attribute__((constructor(EMU_ATFORK_STREAM))) static void stream_atfork(void)
     pthread_atfork(streams_prepare, streams_parent, streams_child);
 }
 
+/* aclnnEmuSetLaunchBlocking: this thread's launches run before they return. */
+static _Thread_local bool launch_blocking;
+
+ACL_FUNC_VISIBILITY aclError aclnnEmuSetLaunchBlocking(int32_t blocking)
+{
+    launch_blocking = blocking != 0;
+    return ACL_SUCCESS;
+}
+
 int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, void *ctx, uint64_t *seq)
 {
     restart_workers();
@@ -448,10 +457,16 @@ int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, vo
         s->head = t;
     s->tail = t;
     uint64_t n = ++s->enqueued;
-    if (start_worker_locked(s) != 0) /* if none can start, synchronising runs the work */
-        emu_log(EMU_LOG_WARNING, "stream %p: cannot start a worker thread; work runs when the host synchronises",
-                (void *)s);
-    pthread_cond_signal(&s->work);
+    if (launch_blocking && s->head == t && !s->running) {
+        /* Nothing ahead of it: run it here, as a host that synchronises would,
+         * without waking the worker (a wake-up costs more than a small task). */
+        wait_for_locked(s, n);
+    } else {
+        if (start_worker_locked(s) != 0) /* if none can start, synchronising runs the work */
+            emu_log(EMU_LOG_WARNING, "stream %p: cannot start a worker thread; work runs when the host synchronises",
+                    (void *)s);
+        pthread_cond_signal(&s->work);
+    }
     pthread_mutex_unlock(&s->mu);
     if (seq)
         *seq = n;
