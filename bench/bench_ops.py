@@ -2,10 +2,14 @@
 and the forward operators on the same shapes (U1-fwd: the upsample whose backward U1 is; R1-fwd:
 aclnnRoiAlignV2 on R1's feature map and boxes).
 
-Each operator call is timed as phase one + phase two + synchronize with its
-inputs already in emulated device memory; the peer (PyTorch CPU /
-torchvision) runs in the same process with the same thread count. Reported:
-the median of --repeat runs after a warm-up, and the ratio peer / ours.
+Method (issue 16): ours and the peer (PyTorch CPU / torchvision, imported as
+users run it, same thread count) in one process, alternating for --rounds
+rounds; in each, the median of --repeat calls of each side after a warm-up.
+Reported: medians over the rounds, the median of the per-round ratios
+(peer / ours), the copy bandwidth measured in each round, and both of our
+paths: phase one + phase two + synchronize with the tensors already in
+emulated device memory, and the array API with a fresh result per call
+(with its minor page faults per call).
 
     python bench/bench_ops.py                 # everything, all cores
     python bench/bench_ops.py U1 R1 --threads 1
@@ -20,6 +24,8 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -112,7 +118,23 @@ def run_two_phase(get_ws, launch, args):
     aclnn_emu.check(lib.aclrtSynchronizeStream(ffi.NULL), "synchronize")
 
 
-def bench_upsample(name: str, repeat: int) -> dict:
+@dataclass
+class Workload:
+    """What one workload runs: our device-memory path, our array API, the peer."""
+
+    ours: Callable[[], object]
+    array: Callable[[], object] | None = None
+    peer: Callable[[], object] | None = None
+    peer_name: str = ""
+    moved: int = 0  # bytes a pass must move (0: not a bandwidth workload)
+    keep: list = field(default_factory=list)  # handles to close afterwards
+
+    def close(self) -> None:
+        for x in self.keep[::-1]:
+            x.close()
+
+
+def upsample(name: str) -> Workload:
     p = UPSAMPLE[name]
     dt = np_dtype(p["dtype"])
     rng = np.random.default_rng(0)
@@ -126,42 +148,28 @@ def bench_upsample(name: str, repeat: int) -> dict:
     osz, isz = aclnn_emu.IntArray((oh, ow)), aclnn_emu.IntArray(out_shape)
     keep += [osz, isz]
     args = [tg.handle, osz.handle, isz.handle, p["align"], 0.0, 0.0, to.handle]
-    ours = median_time(
-        lambda: run_two_phase(
+    fmt = p["fmt"]
+    wl = Workload(
+        ours=lambda: run_two_phase(
             lib.aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize, lib.aclnnUpsampleBilinear2dBackwardV2, args
         ),
-        repeat,
-    )
-    moved = g.nbytes + np.zeros(out_shape, dt).nbytes
-    row = dict(workload=name, ours_s=ours, bandwidth_GBps=moved / ours / 1e9)
-    fmt, in_size = p["fmt"], out_shape
-    row["ours_array_s"], row["faults_per_call"] = array_api(
-        lambda: aclnn_emu.upsample_bilinear2d_backward_v2(g, (oh, ow), in_size, p["align"], format=fmt), repeat
+        array=lambda: aclnn_emu.upsample_bilinear2d_backward_v2(g, (oh, ow), out_shape, p["align"], format=fmt),
+        moved=g.nbytes + int(np.prod(out_shape)) * dt.itemsize,
+        keep=keep,
     )
     if torch is not None:
         tdt = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}[p["dtype"]]
         tg_t = torch.from_numpy(g.astype(np.float32)).to(tdt)
         if nhwc:  # same memory layout as ours: channels_last
             tg_t = tg_t.permute(0, 3, 1, 2)
-        peer = median_time(
-            lambda: torch.ops.aten.upsample_bilinear2d_backward(tg_t, [oh, ow], [n, c, h, w], p["align"], None, None),
-            repeat,
+        wl.peer = lambda: torch.ops.aten.upsample_bilinear2d_backward(
+            tg_t, [oh, ow], [n, c, h, w], p["align"], None, None
         )
-        row.update(peer="torch " + ("channels_last" if nhwc else "NCHW"), peer_s=peer, ratio=peer / ours)
-        if not nhwc and p["dtype"] == "float32":
-            tg_cl = tg_t.contiguous(memory_format=torch.channels_last)
-            size_in = [n, c, h, w]
-            peer_cl = median_time(
-                lambda: torch.ops.aten.upsample_bilinear2d_backward(tg_cl, [oh, ow], size_in, p["align"], None, None),
-                repeat,
-            )
-            row.update(peer_channels_last_s=peer_cl)
-    for x in keep[::-1]:
-        x.close()
-    return row
+        wl.peer_name = "torch " + ("channels_last" if nhwc else "NCHW")
+    return wl
 
 
-def bench_roi(name: str, repeat: int) -> dict:
+def roi(name: str) -> Workload:
     p = ROI[name]
     rng = np.random.default_rng(1)
     boxes = random_boxes(rng, p["k"], p["b"], p["h"], p["w"], p["scale"])
@@ -174,25 +182,23 @@ def bench_roi(name: str, repeat: int) -> dict:
     shp = aclnn_emu.IntArray(shape)
     keep.append(shp)
     args = [tg.handle, tb.handle, shp.handle, p["ph"], p["pw"], p["scale"], p["ratio"], p["aligned"], ti.handle]
-    ours = median_time(
-        lambda: run_two_phase(lib.aclnnRoiAlignV2BackwardGetWorkspaceSize, lib.aclnnRoiAlignV2Backward, args), repeat
+    wl = Workload(
+        ours=lambda: run_two_phase(lib.aclnnRoiAlignV2BackwardGetWorkspaceSize, lib.aclnnRoiAlignV2Backward, args),
+        array=lambda: aclnn_emu.roi_align_v2_backward(
+            g, boxes, shape, None, None, p["scale"], p["ratio"], p["aligned"]
+        ),
+        keep=keep,
     )
-    row = dict(workload=name, ours_s=ours)
     if torch is not None and torchvision is not None:
         tg_t, tb_t = torch.from_numpy(g), torch.from_numpy(boxes)
-        peer = median_time(
-            lambda: torch.ops.torchvision._roi_align_backward(
-                tg_t, tb_t, p["scale"], p["ph"], p["pw"], *shape, p["ratio"], p["aligned"]
-            ),
-            max(3, repeat // 2),
+        wl.peer = lambda: torch.ops.torchvision._roi_align_backward(
+            tg_t, tb_t, p["scale"], p["ph"], p["pw"], *shape, p["ratio"], p["aligned"]
         )
-        row.update(peer="torchvision", peer_s=peer, ratio=peer / ours)
-    for x in keep[::-1]:
-        x.close()
-    return row
+        wl.peer_name = "torchvision"
+    return wl
 
 
-def bench_upsample_forward(name: str, repeat: int) -> dict:
+def upsample_forward(name: str) -> Workload:
     """The forward of upsample workload `name`: input (N, C, H, W) -> (outH, outW)."""
     p = UPSAMPLE[name.removesuffix("-fwd")]
     dt = np_dtype(p["dtype"])
@@ -205,29 +211,23 @@ def bench_upsample_forward(name: str, repeat: int) -> dict:
     osz = aclnn_emu.IntArray((oh, ow))
     keep.append(osz)
     args = [tx.handle, osz.handle, p["align"], 0.0, 0.0, to.handle]
-    ours = median_time(
-        lambda: run_two_phase(lib.aclnnUpsampleBilinear2dGetWorkspaceSize, lib.aclnnUpsampleBilinear2d, args), repeat
+    fmt = p["fmt"]
+    wl = Workload(
+        ours=lambda: run_two_phase(lib.aclnnUpsampleBilinear2dGetWorkspaceSize, lib.aclnnUpsampleBilinear2d, args),
+        array=lambda: aclnn_emu.upsample_bilinear2d(x, (oh, ow), p["align"], format=fmt),
+        moved=x.nbytes + int(np.prod(out_shape)) * dt.itemsize,
+        keep=keep,
     )
-    out = np.empty(out_shape, dt)
-    ours_array = median_time(lambda: aclnn_emu.upsample_bilinear2d(x, (oh, ow), p["align"], format=p["fmt"], out=out),
-                             repeat)  # fmt: skip
-    row = dict(workload=name, ours_s=ours, ours_array_s=ours_array,
-               bandwidth_GBps=(x.nbytes + out.nbytes) / ours / 1e9)  # fmt: skip
     if torch is not None and p["dtype"] == "float32":
         xt = torch.from_numpy(x)
         if nhwc:
             xt = xt.permute(0, 3, 1, 2)  # channels_last, as ours
-        peer = median_time(
-            lambda: torch.nn.functional.interpolate(xt, size=(oh, ow), mode="bilinear", align_corners=p["align"]),
-            repeat,
-        )
-        row.update(peer="torch " + ("channels_last" if nhwc else "NCHW"), peer_s=peer, ratio=peer / ours)
-    for t in keep[::-1]:
-        t.close()
-    return row
+        wl.peer = lambda: torch.nn.functional.interpolate(xt, size=(oh, ow), mode="bilinear", align_corners=p["align"])
+        wl.peer_name = "torch " + ("channels_last" if nhwc else "NCHW")
+    return wl
 
 
-def bench_roi_forward(name: str, repeat: int) -> dict:
+def roi_forward(name: str) -> Workload:
     """aclnnRoiAlignV2 on the feature map and boxes of RoIAlign workload `name`."""
     p = ROI[name.removesuffix("-fwd")]
     rng = np.random.default_rng(1)
@@ -237,37 +237,81 @@ def bench_roi_forward(name: str, repeat: int) -> dict:
     tx, tb = device_tensor(x, "NCHW", keep), device_tensor(boxes, "ND", keep)
     to = device_tensor(np.zeros((p["k"], p["c"], p["ph"], p["pw"]), np.float32), "NCHW", keep)
     args = [tx.handle, tb.handle, p["ph"], p["pw"], p["scale"], p["ratio"], p["aligned"], to.handle]
-    ours = median_time(lambda: run_two_phase(lib.aclnnRoiAlignV2GetWorkspaceSize, lib.aclnnRoiAlignV2, args), repeat)
-    row = dict(workload=name, ours_s=ours)
+    wl = Workload(
+        ours=lambda: run_two_phase(lib.aclnnRoiAlignV2GetWorkspaceSize, lib.aclnnRoiAlignV2, args),
+        array=lambda: aclnn_emu.roi_align_v2(x, boxes, p["ph"], p["pw"], p["scale"], p["ratio"], p["aligned"]),
+        keep=keep,
+    )
     if torch is not None and torchvision is not None:
         xt, bt = torch.from_numpy(x), torch.from_numpy(boxes)
-        peer = median_time(
-            lambda: torchvision.ops.roi_align(xt, bt, (p["ph"], p["pw"]), p["scale"], p["ratio"], p["aligned"]),
-            max(3, repeat // 2),
-        )
-        row.update(peer="torchvision", peer_s=peer, ratio=peer / ours)
-    for t in keep[::-1]:
-        t.close()
-    return row
+        wl.peer = lambda: torchvision.ops.roi_align(xt, bt, (p["ph"], p["pw"]), p["scale"], p["ratio"], p["aligned"])
+        wl.peer_name = "torchvision"
+    return wl
 
 
-FORWARD = {"U1-fwd": bench_upsample_forward, "U4-fwd": bench_upsample_forward, "U6-fwd": bench_upsample_forward,
-           "R1-fwd": bench_roi_forward, "R2-fwd": bench_roi_forward}  # fmt: skip
-
-
-def bench_python_overhead(repeat: int) -> dict:
-    """T2: the full Python call on a 1x1x2x2 upsample (array in, array out)."""
+def python_overhead() -> Workload:
+    """T2: the full Python call on a 1x1x2x2 upsample (array in, array out), 200 calls per sample."""
     g = np.ones((1, 1, 2, 2), np.float32)
-    for _ in range(200):
-        aclnn_emu.upsample_bilinear2d_backward_v2(g, (2, 2), (1, 1, 1, 1))
-    n = 2000
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(n):
+
+    def calls() -> None:
+        for _ in range(200):
             aclnn_emu.upsample_bilinear2d_backward_v2(g, (2, 2), (1, 1, 1, 1))
-        times.append((time.perf_counter() - t0) / n)
-    return dict(workload="T2", ours_s=statistics.median(times))
+
+    wl = Workload(ours=calls)
+    if torch is not None:
+        gt = torch.ones((1, 1, 2, 2))
+
+        def peer_calls() -> None:
+            for _ in range(200):
+                torch.ops.aten.upsample_bilinear2d_backward(gt, [2, 2], [1, 1, 1, 1], False, None, None)
+
+        wl.peer, wl.peer_name = peer_calls, "torch"
+    return wl
+
+
+SETUP: dict[str, Callable[[str], Workload]] = {
+    **dict.fromkeys(UPSAMPLE, upsample),
+    **dict.fromkeys(ROI, roi),
+    **dict.fromkeys(("U1-fwd", "U4-fwd", "U6-fwd"), upsample_forward),
+    **dict.fromkeys(("R1-fwd", "R2-fwd"), roi_forward),
+    "T2": lambda name: python_overhead(),
+}
+
+
+def measure(name: str, repeat: int, rounds: int) -> dict:
+    """The issue's method: ours and the peer alternating for `rounds` rounds in this process, each
+    time the median of `repeat` calls (after one warm-up); per-round ratios, and their median."""
+    wl = SETUP[name](name)
+    per_call = 200 if name == "T2" else 1
+    runs: dict[str, list[float]] = {"ours": [], "array": [], "peer": [], "copy": [], "faults": []}
+    try:
+        for _ in range(rounds):
+            runs["copy"].append(copy_bandwidth(3))
+            runs["ours"].append(median_time(wl.ours, repeat) / per_call)
+            if wl.array is not None:
+                t, faults = array_api(wl.array, repeat)
+                runs["array"].append(t)
+                runs["faults"].append(faults)
+            if wl.peer is not None:
+                runs["peer"].append(median_time(wl.peer, max(3, repeat // 2) if name.startswith("R") else repeat)
+                                    / per_call)  # fmt: skip
+    finally:
+        wl.close()
+    med = statistics.median
+    row: dict = dict(workload=name, rounds=rounds, ours_s=med(runs["ours"]), copy_GBps=med(runs["copy"]))
+    if runs["array"]:
+        row.update(ours_array_s=med(runs["array"]), faults_per_call=med(runs["faults"]))
+    if wl.moved:
+        fractions = [wl.moved / t / 1e9 / bw for t, bw in zip(runs["ours"], runs["copy"])]
+        row.update(bandwidth_GBps=wl.moved / row["ours_s"] / 1e9, copy_fraction=med(fractions))
+        if runs["array"]:
+            row["array_copy_fraction"] = med([wl.moved / t / 1e9 / bw for t, bw in zip(runs["array"], runs["copy"])])
+    if runs["peer"]:
+        row.update(peer=wl.peer_name, peer_s=med(runs["peer"]),
+                   ratio=med([pt / ot for pt, ot in zip(runs["peer"], runs["ours"])]))  # fmt: skip
+        if runs["array"]:
+            row["array_ratio"] = med([pt / at for pt, at in zip(runs["peer"], runs["array"])])
+    return row
 
 
 def copy_bandwidth(repeat: int) -> float:
@@ -281,46 +325,39 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("workloads", nargs="*", help="ids (default: all)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
-    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--repeat", type=int, default=7, help="calls timed per side and round (median)")
+    ap.add_argument("--rounds", type=int, default=3, help="alternations of ours and the peer (median ratio)")
     ap.add_argument("--json", type=Path, help="also write the rows here")
     args = ap.parse_args()
 
     aclnn_emu.set_option("ACLNN_EMU_THREADS", args.threads)
     if torch is not None:
         torch.set_num_threads(args.threads)
-    wanted = args.workloads or [*UPSAMPLE, *ROI, *FORWARD, "T2"]
+    wanted = args.workloads or list(SETUP)
     copy_bw = copy_bandwidth(args.repeat)
     print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, threads={args.threads}, "
           f"torch {getattr(torch, '__version__', '-')}, copy bandwidth {copy_bw:.1f} GB/s")  # fmt: skip
     rows = []
     for name in wanted:
-        if name in UPSAMPLE:
-            row = bench_upsample(name, args.repeat)
-            row["copy_fraction"] = row["bandwidth_GBps"] / copy_bw
-        elif name in ROI:
-            row = bench_roi(name, args.repeat)
-        elif name in FORWARD:
-            row = FORWARD[name](name, args.repeat)
-            if "bandwidth_GBps" in row:
-                row["copy_fraction"] = row["bandwidth_GBps"] / copy_bw
-        elif name == "T2":
-            row = bench_python_overhead(args.repeat)
-        else:
+        if name not in SETUP:
             ap.error(f"unknown workload {name}")
+        row = measure(name, args.repeat, args.rounds)
         row["threads"] = args.threads
         rows.append(row)
-        extra = ""
-        if "bandwidth_GBps" in row:
-            extra = f"  {row['bandwidth_GBps']:.1f} GB/s ({100 * row['copy_fraction']:.0f}% of copy)"
-        if "peer_s" in row:
-            extra += f"  {row['peer']} {1e3 * row['peer_s']:.1f} ms  ratio {row['ratio']:.1f}x"
-        if "peer_channels_last_s" in row:
-            extra += f"  (torch channels_last {1e3 * row['peer_channels_last_s']:.1f} ms)"
-        if "ours_array_s" in row:
-            faults = f", {row['faults_per_call']:.0f} faults/call" if "faults_per_call" in row else ""
-            extra += f"  (array API {1e3 * row['ours_array_s']:.1f} ms{faults})"
         unit = (1e6, "us") if name == "T2" else (1e3, "ms")
-        print(f"{name:8s} ours {unit[0] * row['ours_s']:8.2f} {unit[1]}{extra}", flush=True)
+        line = f"{name:8s} ours {unit[0] * row['ours_s']:8.2f} {unit[1]}"
+        if "copy_fraction" in row:
+            line += f" ({100 * row['copy_fraction']:.0f}% of copy)"
+        if "ours_array_s" in row:
+            line += f"  array API {unit[0] * row['ours_array_s']:.2f} {unit[1]}"
+            if "array_copy_fraction" in row:
+                line += f" ({100 * row['array_copy_fraction']:.0f}%)"
+            line += f", {row['faults_per_call']:.0f} faults/call"
+        if "peer_s" in row:
+            line += f"  | {row['peer']} {unit[0] * row['peer_s']:.1f} {unit[1]}  ratio {row['ratio']:.1f}x"
+            if "array_ratio" in row:
+                line += f" (array API {row['array_ratio']:.1f}x)"
+        print(line + f"  [copy {row['copy_GBps']:.1f} GB/s]", flush=True)
     if args.json:
         args.json.write_text(json.dumps(dict(copy_GBps=copy_bw, rows=rows), indent=1))
     return 0

@@ -77,6 +77,12 @@ def _as_array(x: Any, dtype: Any = np.float32) -> np.ndarray:
     return _memory.describable(a)
 
 
+# C types looked up once (the hot path would parse their names on every call).
+_VOID_P = ffi.typeof("void *")
+_U64_P = ffi.typeof("uint64_t *")
+_EXECUTOR_P = ffi.typeof("aclOpExecutor **")
+
+
 class _Call:
     """C handles of one array-level call, created directly and released in ``close``.
 
@@ -93,11 +99,11 @@ class _Call:
         shape = a.shape
         if a.flags.c_contiguous and a.size:
             strides, extent = _memory.contiguous_strides(shape), a.size
-            data = ffi.cast("void *", ffi.from_buffer(a))  # faster than __array_interface__
+            data = ffi.cast(_VOID_P, ffi.from_buffer(a))  # faster than __array_interface__
         else:
             strides = _memory.element_strides(a)
             extent = _memory.reach(shape, strides)
-            data = ffi.cast("void *", a.__array_interface__["data"][0])
+            data = ffi.cast(_VOID_P, a.__array_interface__["data"][0])
         ptr = _memory.register(a, data, extent * a.itemsize)
         if ptr is not None:
             self.registered.append(ptr)
@@ -118,7 +124,7 @@ class _Call:
     def run(self, op: _Operator, args: list[Any], stream: Stream | None) -> None:
         # Statuses are checked inline (check() only on failure) and warnings
         # are delivered once, after the synchronisation: this path is hot.
-        ws, ex = ffi.new("uint64_t *"), ffi.new("aclOpExecutor **")
+        ws, ex = ffi.new(_U64_P), ffi.new(_EXECUTOR_P)
         status = op.phase_one(*args, ws, ex)
         if status:
             check(status, op.name + "GetWorkspaceSize")
