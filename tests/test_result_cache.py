@@ -106,3 +106,46 @@ def test_fork_child_uses_and_returns_blocks():
         "print(os.waitstatus_to_exitcode(status), float(up(2.0).sum()))\n"
     )
     assert out.split() == ["0", str(float(2 * 4 * 128 * 128 * 2))]
+
+
+def test_a_freed_device_block_is_kept_and_reused():
+    # aclrtFree keeps device blocks in the same cache: a DeviceBuffer of the same size class
+    # gets the block back with its pages mapped (a loop of allocations faults nothing in).
+    aclnn_emu.ensure_device(0)
+    lib.aclnnEmuCacheTrim()
+    a = aclnn_emu.DeviceBuffer(3 << 20)  # 3 MiB: the 4 MiB class of 2 MiB pages
+    address = a.address
+    a.close()
+    assert lib.aclnnEmuCacheIdleBytes() == 4 << 20
+    b = aclnn_emu.DeviceBuffer(4 << 20)
+    assert b.address == address and lib.aclnnEmuCacheIdleBytes() == 0
+    assert lib.aclnnEmuIsDeviceMemory(ffi.cast("void *", b.address), 4 << 20)
+    b.close()
+    # a NORMAL_ONLY block is of another page kind: it never takes a huge-page block
+    p = ffi.new("void **")
+    assert lib.aclrtMalloc(p, 4 << 20, lib.ACL_MEM_MALLOC_NORMAL_ONLY) == 0
+    assert int(ffi.cast("uintptr_t", p[0])) != address and lib.aclnnEmuCacheIdleBytes() == 4 << 20
+    assert lib.aclrtFree(p[0]) == 0
+    assert lib.aclnnEmuCacheIdleBytes() == 8 << 20
+    assert lib.aclnnEmuCacheTrim() == 8 << 20
+
+
+def test_freed_device_blocks_respect_zero_bytes_and_reset():
+    body = (
+        "import aclnn_emu as ae\nfrom aclnn_emu import lib\nae.ensure_device(0)\n"
+        "ae.DeviceBuffer(1 << 20).close()\nidle = lib.aclnnEmuCacheIdleBytes()\n"
+        "assert lib.aclrtResetDevice(0) == 0\nprint(idle, lib.aclnnEmuCacheIdleBytes())\n"
+    )
+    assert run_script(body).split() == [str(1 << 20), "0"]
+    assert run_script(body, ACLNN_EMU_CACHE_BYTES="0").split() == ["0", "0"]
+
+
+def test_strict_mode_fills_a_reused_device_block_with_nan():
+    # Reuse must not hand out the last user's data as if it were initialised (strict mode's NaN fill).
+    body = (
+        "import numpy as np, aclnn_emu as ae\nfrom aclnn_emu import lib\nae.ensure_device(0)\n"
+        "a = ae.DeviceBuffer(1 << 20); a.copy_from_host(np.zeros(1 << 20, np.uint8)); a.close()\n"
+        "b = ae.DeviceBuffer(1 << 20); v = b.numpy()\n"
+        "print(lib.aclnnEmuCacheIdleBytes(), int(v.min()), int(v.max()))\n"
+    )
+    assert run_script(body, ACLNN_EMU_STRICT="1").split() == ["0", "255", "255"]

@@ -59,6 +59,10 @@ ACL_FUNC_VISIBILITY bool aclnnEmuIsDeviceMemory(const void *ptr, size_t size);
  * ACLNN_EMU_CACHE_BYTES (default 1 GiB; 0 keeps none), so that a loop of
  * calls reuses warm pages instead of faulting in fresh ones. The memory is
  * not device memory: register it (aclrtHostRegister) to use it as such.
+ * Blocks aclrtFree releases are kept in the same cache, within the same
+ * bound, for later aclrtMalloc requests of their size class and page kind
+ * (so reused device memory holds old data, as on a device; strict mode
+ * fills every allocation with 0xff bytes, reused or not).
  * @returns the block, or NULL when size is 0 or memory is exhausted.
  */
 ACL_FUNC_VISIBILITY void *aclnnEmuCacheAlloc(size_t size);
@@ -66,7 +70,8 @@ ACL_FUNC_VISIBILITY void *aclnnEmuCacheAlloc(size_t size);
 /** Gives a block of aclnnEmuCacheAlloc back (kept idle within the bound, else freed). NULL is ignored. */
 ACL_FUNC_VISIBILITY void aclnnEmuCacheFree(void *ptr);
 
-/** Frees every idle block (aclFinalize and aclrtResetDevice do too). @returns the bytes released. */
+/** Frees every idle block, result and device blocks alike (aclFinalize and aclrtResetDevice do too).
+ * @returns the bytes released. */
 ACL_FUNC_VISIBILITY uint64_t aclnnEmuCacheTrim(void);
 
 /** Bytes the cache holds idle. */

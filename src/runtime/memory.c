@@ -37,6 +37,14 @@ typedef struct block {
 } block;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Idle blocks kept for reuse (the cache, below): result blocks of
+ * aclnnEmuCacheAlloc (which carry a header) and freed device blocks, apart by
+ * page kind, so that no request gets pages of the wrong kind. */
+enum { IDLE_RESULT, IDLE_DEVICE, IDLE_DEVICE_HUGE };
+static size_t size_class(size_t n);
+static void *cache_take(size_t cls, int kind);
+static bool cache_put(void *base, size_t cls, int kind);
 static block *blocks; /* sorted by base */
 static size_t n_blocks, cap_blocks;
 
@@ -106,6 +114,13 @@ static bool valid_policy(int policy)
     return policy >= 0 && (policy & 0xff) <= ACL_MEM_MALLOC_HUGE1G_ONLY_P2P && (policy & ~(flags | 0xff)) == 0;
 }
 
+/* Whether a device block of size under policy is backed by 2 MiB pages. */
+static bool huge_pages(size_t size, int policy)
+{
+    const int kind = policy & 0xff;
+    return size >= HUGE_PAGE && kind != ACL_MEM_MALLOC_NORMAL_ONLY && kind != ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
+}
+
 static aclError allocate(const char *api, void **ptr, size_t size, bool device, int policy)
 {
     emu_diag_api(api);
@@ -121,18 +136,20 @@ static aclError allocate(const char *api, void **ptr, size_t size, bool device, 
         return st;
     if (size > (size_t)PTRDIFF_MAX - HUGE_PAGE)
         return emu_error(ACL_ERROR_BAD_ALLOC, api, "size %zu bytes cannot be allocated", size);
-    void *p = NULL;
-    const int kind = policy & 0xff;
-    const bool huge = device && size >= HUGE_PAGE && kind != ACL_MEM_MALLOC_NORMAL_ONLY &&
-                      kind != ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
+    const bool huge = device && huge_pages(size, policy);
     const size_t align = huge ? HUGE_PAGE : BLOCK_ALIGN;
-    size_t rounded = (size + align - 1) / align * align;
-    if (posix_memalign(&p, align, rounded) != 0 || !p)
-        return emu_error(ACL_ERROR_BAD_ALLOC, api, "size %zu bytes cannot be allocated (out of memory)", size);
+    /* Device blocks come in the cache's size classes: a freed one serves the
+     * next request of its class with its pages already mapped (no faults). */
+    size_t rounded = device ? size_class(size) : (size + align - 1) / align * align;
+    void *p = device ? cache_take(rounded, huge ? IDLE_DEVICE_HUGE : IDLE_DEVICE) : NULL;
+    if (!p) {
+        if (posix_memalign(&p, align, rounded) != 0 || !p)
+            return emu_error(ACL_ERROR_BAD_ALLOC, api, "size %zu bytes cannot be allocated (out of memory)", size);
 #ifdef MADV_HUGEPAGE
-    if (huge)
-        (void)madvise(p, rounded, MADV_HUGEPAGE); /* a hint: without huge pages the block still works */
+        if (huge)
+            (void)madvise(p, rounded, MADV_HUGEPAGE); /* a hint: without huge pages the block still works */
 #endif
+    }
     /* A real device does not zero fresh memory; strict mode makes forgotten
      * initialisation visible as NaN (0xff bytes are NaN in every float type). */
     if (device && emu_strict())
@@ -180,6 +197,8 @@ static aclError release(const char *api, void *p, bool device)
     pthread_mutex_lock(&mu);
     ptrdiff_t i = find_locked((uintptr_t)p);
     bool ok = i >= 0 && blocks[i].base == (uintptr_t)p && blocks[i].device == device && blocks[i].owned;
+    const size_t size = ok ? blocks[i].size : 0;
+    const int policy = ok ? blocks[i].policy : 0;
     if (ok) {
         memmove(&blocks[i], &blocks[i + 1], (n_blocks - (size_t)i - 1) * sizeof *blocks);
         n_blocks--;
@@ -189,7 +208,8 @@ static aclError release(const char *api, void *p, bool device)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "%p is not the start of a live block from %s", p,
                          device ? "aclrtMalloc" : "aclrtMallocHost");
     emu_log(EMU_LOG_INFO, "%s %p -> 0", api, p);
-    free(p);
+    if (!device || !cache_put(p, size_class(size), huge_pages(size, policy) ? IDLE_DEVICE_HUGE : IDLE_DEVICE))
+        free(p);
     return ACL_SUCCESS;
 }
 
@@ -638,16 +658,19 @@ size_t emu_mem_live_blocks(char *buf, size_t cap, size_t *used)
     return n;
 }
 
-/* ---- result cache (aclnnEmuCacheAlloc) ----------------------------------
- * Blocks carry their size class in a 64-byte header. Idle blocks sit in a
- * list under mu; a request takes one of its class (first fit by class). */
+/* ---- block cache (aclnnEmuCacheAlloc, and freed device blocks) -----------
+ * Result blocks carry their size class in a 64-byte header; device blocks'
+ * class follows from their recorded size. Idle blocks of both sit in one
+ * list under mu, bounded by ACLNN_EMU_CACHE_BYTES; a request takes the most
+ * recently freed block of its class and kind. */
 
 #define CACHE_HEADER ((size_t)64)
 #define CACHE_DEFAULT_BYTES ((uint64_t)1 << 30)
 
 typedef struct cache_block {
-    char *base;
+    void *base;
     size_t cls;
+    int kind;
 } cache_block;
 
 static cache_block *idle; /* guarded by mu */
@@ -677,21 +700,53 @@ static size_t size_class(size_t n)
     return c;
 }
 
-ACL_FUNC_VISIBILITY void *aclnnEmuCacheAlloc(size_t size)
+/* An idle block of class cls and kind, or NULL. */
+static void *cache_take(size_t cls, int kind)
 {
-    const size_t cls = size ? size_class(size + CACHE_HEADER) : 0;
-    if (!cls)
-        return NULL;
-    char *base = NULL;
+    void *base = NULL;
     pthread_mutex_lock(&mu);
     for (size_t i = n_idle; i-- > 0;) /* the most recently freed: its pages are the warmest */
-        if (idle[i].cls == cls) {
+        if (idle[i].cls == cls && idle[i].kind == kind) {
             base = idle[i].base;
             idle[i] = idle[--n_idle];
             idle_bytes -= cls;
             break;
         }
     pthread_mutex_unlock(&mu);
+    return base;
+}
+
+/* Keeps a block idle if the bound allows; false: the caller frees it. */
+static bool cache_put(void *base, size_t cls, int kind)
+{
+    const uint64_t limit = cache_limit();
+    bool kept = false;
+    pthread_mutex_lock(&mu);
+    if (cls && idle_bytes + cls <= limit) {
+        if (n_idle == cap_idle) {
+            size_t cap = cap_idle ? 2 * cap_idle : 16;
+            cache_block *grown = realloc(idle, cap * sizeof *grown);
+            if (grown) {
+                idle = grown;
+                cap_idle = cap;
+            }
+        }
+        if (n_idle < cap_idle) {
+            idle[n_idle++] = (cache_block){base, cls, kind};
+            idle_bytes += cls;
+            kept = true;
+        }
+    }
+    pthread_mutex_unlock(&mu);
+    return kept;
+}
+
+ACL_FUNC_VISIBILITY void *aclnnEmuCacheAlloc(size_t size)
+{
+    const size_t cls = size ? size_class(size + CACHE_HEADER) : 0;
+    if (!cls)
+        return NULL;
+    char *base = cache_take(cls, IDLE_RESULT);
     if (base)
         return base + CACHE_HEADER;
     void *p = NULL;
@@ -713,26 +768,7 @@ ACL_FUNC_VISIBILITY void aclnnEmuCacheFree(void *ptr)
     char *base = (char *)ptr - CACHE_HEADER;
     size_t cls;
     memcpy(&cls, base, sizeof cls);
-    const uint64_t limit = cache_limit();
-    bool kept = false;
-    pthread_mutex_lock(&mu);
-    if (idle_bytes + cls <= limit) {
-        if (n_idle == cap_idle) {
-            size_t cap = cap_idle ? 2 * cap_idle : 16;
-            cache_block *grown = realloc(idle, cap * sizeof *grown);
-            if (grown) {
-                idle = grown;
-                cap_idle = cap;
-            }
-        }
-        if (n_idle < cap_idle) {
-            idle[n_idle++] = (cache_block){base, cls};
-            idle_bytes += cls;
-            kept = true;
-        }
-    }
-    pthread_mutex_unlock(&mu);
-    if (!kept)
+    if (!cache_put(base, cls, IDLE_RESULT))
         free(base);
 }
 
