@@ -21,11 +21,16 @@ __attribute__((target("avx2"))) static void copy_stream_avx2(float *restrict dst
         _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
     for (; i < n; i++)
         dst[i] = src[i];
-    /* Streaming stores are weakly ordered: fence them before anyone reads dst. */
-    _mm_sfence();
 }
 #define HAVE_COPY_STREAM 1
 #endif
+
+void emu_stream_fence(void)
+{
+#ifdef HAVE_COPY_STREAM
+    _mm_sfence();
+#endif
+}
 
 void emu_copy_f32(float *restrict dst, const float *restrict src, int64_t n, bool stream)
 {

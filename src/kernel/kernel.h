@@ -62,8 +62,11 @@ int emu_kernel_threads(void);
 
 /* Copies n floats. With `stream` (and AVX2) the stores bypass the caches: for
  * outputs written once and far larger than the caches, so no line of dst is
- * read before it is overwritten. Either way dst is complete on return. */
+ * read before it is overwritten. Streamed stores are weakly ordered: a thread
+ * calls emu_stream_fence once after its last one (a fence per row would stall
+ * every row). */
 void emu_copy_f32(float *restrict dst, const float *restrict src, int64_t n, bool stream);
+void emu_stream_fence(void);
 
 /* Bytes beyond which a kernel's output cannot stay in any cache (streaming stores pay off). */
 #define EMU_STREAM_BYTES ((int64_t)32 << 20)

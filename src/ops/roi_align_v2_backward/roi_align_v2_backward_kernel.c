@@ -664,7 +664,7 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
     const int64_t band_h = BAND_BYTES / (W * (int64_t)sizeof(float)) < 1   ? 1
                            : BAND_BYTES / (W * (int64_t)sizeof(float)) > H ? H
                                                                             : BAND_BYTES / (W * (int64_t)sizeof(float));
-    const bool stream = emu_view_numel(grad_input) * (int64_t)sizeof(float) > EMU_STREAM_BYTES;
+    const bool stream = emu_view_numel(grad_input) * (int64_t)sizeof(float) >= EMU_STREAM_BYTES;
     int status = 0;
 #pragma omp parallel num_threads(emu_kernel_threads())
     {
@@ -692,6 +692,7 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
                 band_store(plane + y0 * gi_sy, band, rows, W, gi_sy, gi_sx, stream);
             }
         }
+        emu_stream_fence();
         free(band);
         free(tmp);
     }

@@ -314,7 +314,7 @@ int upsample_bilinear2d_kernel(const emu_view *self, const emu_view *out, const 
     const bool copy = p->path == RESIZE_PATH_COPY;
 #ifdef HAVE_AVX2_GATHER
     /* Beyond 32 MiB the output cannot stay in any cache: stream it (the threads' end of work fences the stores). */
-    x.stream = x.o.direct && emu_view_numel(out) * 4 > ((int64_t)32 << 20) && __builtin_cpu_supports("avx2");
+    x.stream = x.o.direct && emu_view_numel(out) * 4 >= EMU_STREAM_BYTES && __builtin_cpu_supports("avx2");
 #endif
     const int64_t planes = p->nhwc ? p->n : p->n * p->c, tasks = planes * p->out_h;
 

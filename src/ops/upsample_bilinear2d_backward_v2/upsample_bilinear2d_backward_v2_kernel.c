@@ -263,16 +263,48 @@ static inline void gather_w(float *restrict dst, const float *restrict acc, cons
     }
 }
 
+/* phases[q * plen + m] = acc[s * m + q]: acc split into its s phases. acc
+ * holds s * plen elements (a zero tail past the row), so there is no bounds
+ * test in the loop, and with s a constant (the wrappers below) the compiler
+ * turns the strided reads into vector loads and shuffles. */
+static inline void deinterleave(float *restrict phases, const float *restrict acc, int64_t plen, int64_t s)
+{
+    for (int64_t m = 0; m < plen; m++)
+        for (int64_t q = 0; q < s; q++)
+            phases[q * plen + m] = acc[s * m + q];
+}
+
+EMU_HOT static void deinterleave2(float *restrict phases, const float *restrict acc, int64_t plen)
+{
+    deinterleave(phases, acc, plen, 2);
+}
+
+EMU_HOT static void deinterleave4(float *restrict phases, const float *restrict acc, int64_t plen)
+{
+    deinterleave(phases, acc, plen, 4);
+}
+
+EMU_HOT static void deinterleave8(float *restrict phases, const float *restrict acc, int64_t plen)
+{
+    deinterleave(phases, acc, plen, 8);
+}
+
 /* The polyphase W pass on [t->x0, t->x1): split acc into its `stride` phases
  * (phase q holds acc[stride * m + q]), then every tap is a contiguous,
- * vectorisable read of one phase. Same products and order as gather_w. */
+ * vectorisable read of one phase. acc has acc_len + stride readable elements
+ * (zero beyond the row). */
 static inline void gather_w_polyphase(float *restrict dst, const float *restrict acc, const axis_taps *t, int64_t w,
                                       int64_t acc_len, float *restrict phases)
 {
     const int64_t s = t->stride, plen = acc_len / s + 1;
-    for (int64_t q = 0; q < s; q++)
-        for (int64_t m = 0; m < plen; m++)
-            phases[q * plen + m] = s * m + q < acc_len ? acc[s * m + q] : 0.0f;
+    if (s == 2)
+        deinterleave2(phases, acc, plen);
+    else if (s == 4)
+        deinterleave4(phases, acc, plen);
+    else if (s == 8)
+        deinterleave8(phases, acc, plen);
+    else
+        deinterleave(phases, acc, plen, s);
     for (int64_t k = 0; k < t->taps; k++) {
         const int64_t d = t->shift + k;
         const int64_t qd = d >= 0 ? d / s : -((-d + s - 1) / s); /* floor division */
@@ -340,7 +372,7 @@ typedef struct upsample_scratch {
     int64_t *tags;
     int64_t slots;
     float *part;  /* partial sum when a row has more than MAX_ROWS sources */
-    float *acc;   /* out_w * vec + tw.taps (zero tail: padded taps read it) */
+    float *acc;   /* out_w * vec + tw.taps + tw.stride (zero tail: padded taps and the polyphase split read it) */
     float *res;   /* w * vec */
     float *phases; /* polyphase split of acc: stride * ((out_w + taps) / stride + 1) */
     const float **ptrs;
@@ -497,7 +529,7 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
             .tags = malloc((size_t)slots * sizeof(int64_t)),
             .slots = slots,
             .part = malloc((size_t)(row_len + 1) * sizeof(float)),
-            .acc = calloc((size_t)(row_len + x.tw.taps + 1), sizeof(float)),
+            .acc = calloc((size_t)(row_len + x.tw.taps + x.tw.stride + 1), sizeof(float)),
             .res = malloc((size_t)(p->w * x.vec + 1) * sizeof(float)),
             .ptrs = malloc(MAX_ROWS * sizeof(float *)),
             .phases = malloc((size_t)(p->out_w + x.tw.taps + 2 * x.tw.stride + 1) * sizeof(float)),
