@@ -149,3 +149,16 @@ def test_strict_mode_fills_a_reused_device_block_with_nan():
         "print(lib.aclnnEmuCacheIdleBytes(), int(v.min()), int(v.max()))\n"
     )
     assert run_script(body, ACLNN_EMU_STRICT="1").split() == ["0", "255", "255"]
+
+
+def test_the_least_recently_freed_blocks_make_room():
+    # Bound 3 MiB: a 2 MiB-class and a 1 MiB-class block fill it; a 4 MiB-class block alone exceeds
+    # it (freed at once); a 128 KiB-class block then evicts the oldest (the 2 MiB one), not itself.
+    body = (
+        "from aclnn_emu import lib\n"
+        "def cycle(n):\n"
+        "    p = lib.aclnnEmuCacheAlloc(n); lib.aclnnEmuCacheFree(p); return lib.aclnnEmuCacheIdleBytes()\n"
+        "print(cycle(1 << 20), cycle(512 << 10), cycle(3 << 20), cycle(100 << 10))\n"
+    )
+    out = run_script(body, ACLNN_EMU_CACHE_BYTES=str(3 << 20)).split()
+    assert out == [str(2 << 20), str(3 << 20), str(3 << 20), str((1 << 20) + (128 << 10))]

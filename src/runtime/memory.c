@@ -708,7 +708,8 @@ static void *cache_take(size_t cls, int kind)
     for (size_t i = n_idle; i-- > 0;) /* the most recently freed: its pages are the warmest */
         if (idle[i].cls == cls && idle[i].kind == kind) {
             base = idle[i].base;
-            idle[i] = idle[--n_idle];
+            memmove(&idle[i], &idle[i + 1], (n_idle - i - 1) * sizeof *idle); /* keep the list oldest first */
+            n_idle--;
             idle_bytes -= cls;
             break;
         }
@@ -716,12 +717,20 @@ static void *cache_take(size_t cls, int kind)
     return base;
 }
 
-/* Keeps a block idle if the bound allows; false: the caller frees it. */
+/* Keeps a block idle, freeing the least recently freed blocks as the bound
+ * requires (sizes a program stopped using make room for the ones it uses
+ * now); false: the block alone exceeds the bound, the caller frees it. */
 static bool cache_put(void *base, size_t cls, int kind)
 {
     const uint64_t limit = cache_limit();
     bool kept = false;
     pthread_mutex_lock(&mu);
+    while (cls && cls <= limit && idle_bytes + cls > limit && n_idle > 0) {
+        idle_bytes -= idle[0].cls;
+        free(idle[0].base);
+        memmove(&idle[0], &idle[1], (n_idle - 1) * sizeof *idle);
+        n_idle--;
+    }
     if (cls && idle_bytes + cls <= limit) {
         if (n_idle == cap_idle) {
             size_t cap = cap_idle ? 2 * cap_idle : 16;

@@ -407,29 +407,40 @@ static inline void add_scaled(float *restrict dst, float a, const float *restric
     }
 }
 
-/* The update of one box, for one channel, to the rows [y0, y1) of a plane held
- * in band (row y at band + (y - y0) * w, contiguous: the inner loops vectorise). */
-static inline void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, const float *g, int64_t g_sh,
-                             int64_t g_sw, float *band, int64_t y0, int64_t y1, int64_t w, float *tmp)
+/* Rows [y0, y1) of nc consecutive channel planes, built in a scratch buffer:
+ * row y of channel c at data + c * plane + (y - y0) * w (contiguous rows, so
+ * the inner loops vectorise), with a scratch row per channel in tmp. */
+typedef struct band {
+    float *data, *tmp;
+    int64_t y0, y1, w, plane, nc, tmp_stride;
+} band;
+
+/* The update of one box to a band. g is the box's gradOutput for the band's
+ * first channel (channel stride g_sc). The channels share the box's loops, so
+ * the loop control and weight loads are paid once per channel block; each
+ * element still receives the same products in the same order. */
+static inline void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, const float *g, int64_t g_sc,
+                             int64_t g_sh, int64_t g_sw, const band *bd)
 {
     const bin_weights *by = ch->bins + kk * (p->pooled_h + p->pooled_w), *bx = by + p->pooled_h;
+    const int64_t w = bd->w, y0 = bd->y0, nc = bd->nc;
     int64_t r_lo, r_hi;
     if (!ch->separable[kk]) {
         for (int64_t ph = 0; ph < p->pooled_h; ph++) {
-            if (!band_rows(&by[ph], y0, y1, &r_lo, &r_hi))
+            if (!band_rows(&by[ph], y0, bd->y1, &r_lo, &r_hi))
                 continue;
             const float *wy = ch->pool + by[ph].off - by[ph].first;
             for (int64_t pw = 0; pw < p->pooled_w; pw++) {
                 if (!bx[pw].len)
                     continue;
-                const float gv = g[ph * g_sh + pw * g_sw];
                 const float *wx = ch->pool + bx[pw].off;
                 const int64_t nx = bx[pw].len, nx8 = padded8(nx);
-                const bool whole = bx[pw].first + nx8 <= w; /* the padding stays in the row */
-                for (int64_t y = r_lo; y < r_hi; y++) {
-                    const float a = gv * wy[y];
-                    float *row = band + (y - y0) * w + bx[pw].first;
-                    add_scaled(row, a, wx, whole ? nx8 : nx);
+                const int64_t n = bx[pw].first + nx8 <= w ? nx8 : nx; /* the padding must stay in the row */
+                for (int64_t c = 0; c < nc; c++) {
+                    const float gv = g[c * g_sc + ph * g_sh + pw * g_sw];
+                    float *rows = bd->data + c * bd->plane + bx[pw].first - y0 * w;
+                    for (int64_t y = r_lo; y < r_hi; y++)
+                        add_scaled(rows + y * w, gv * wy[y], wx, n);
                 }
             }
         }
@@ -452,33 +463,34 @@ static inline void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, con
         lo = lo + span <= w ? lo : w - span;
     }
     for (int64_t ph = 0; ph < p->pooled_h; ph++) {
-        if (!band_rows(&by[ph], y0, y1, &r_lo, &r_hi))
+        if (!band_rows(&by[ph], y0, bd->y1, &r_lo, &r_hi))
             continue;
-        memset(tmp, 0, (size_t)(span + 8) * sizeof *tmp); /* tmp[span..] takes the last bin's padding */
+        for (int64_t c = 0; c < nc; c++) /* tmp[span..] takes the last bin's padding */
+            memset(bd->tmp + c * bd->tmp_stride, 0, (size_t)(span + 8) * sizeof(float));
         for (int64_t pw = 0; pw < p->pooled_w; pw++) {
             if (!bx[pw].len)
                 continue;
-            const float gv = g[ph * g_sh + pw * g_sw];
             const float *wx = ch->pool + bx[pw].off;
-            float *t = tmp + (bx[pw].first - lo);
-            add_scaled(t, gv, wx, padded8(bx[pw].len));
+            const int64_t n = padded8(bx[pw].len);
+            for (int64_t c = 0; c < nc; c++)
+                add_scaled(bd->tmp + c * bd->tmp_stride + (bx[pw].first - lo), g[c * g_sc + ph * g_sh + pw * g_sw],
+                           wx, n);
         }
         const float *wy = ch->pool + by[ph].off - by[ph].first;
-        for (int64_t y = r_lo; y < r_hi; y++) {
-            const float a = wy[y];
-            float *row = band + (y - y0) * w + lo;
-            add_scaled(row, a, tmp, span);
-        }
+        for (int64_t y = r_lo; y < r_hi; y++)
+            for (int64_t c = 0; c < nc; c++)
+                add_scaled(bd->data + c * bd->plane + (y - y0) * w + lo, wy[y], bd->tmp + c * bd->tmp_stride, span);
     }
 }
 
-/* All boxes of a chunk that fall on image b, applied to rows [y0, y1) of one (b, c) plane in box order. */
+/* All boxes of a chunk that fall on image b, applied to a band in box order.
+ * g_c is gradOutput at the band's first channel. */
 EMU_HOT static void scatter_band(const roi_plan *p, const chunk *ch, int64_t b, const float *g_c, int64_t go_sk,
-                                 int64_t go_sh, int64_t go_sw, float *band, int64_t y0, int64_t y1, float *tmp)
+                                 int64_t go_sc, int64_t go_sh, int64_t go_sw, const band *bd)
 {
     for (int64_t i = ch->img_first[b]; i < ch->img_first[b + 1]; i++) {
         const int64_t kk = ch->order[i];
-        apply_box(p, ch, kk, g_c + (ch->k0 + kk) * go_sk, go_sh, go_sw, band, y0, y1, p->width, tmp);
+        apply_box(p, ch, kk, g_c + (ch->k0 + kk) * go_sk, go_sc, go_sh, go_sw, bd);
     }
 }
 
@@ -642,14 +654,17 @@ static int chunk_weights(const roi_plan *p, const box_geom *geo, chunk *ch)
     return status;
 }
 
-/* Bytes of the band of plane rows a thread updates in its cache before
- * writing them out once (R1's 200 x 304 plane is one band). */
+/* Channels a task updates together, and the bytes of the band of their rows
+ * it keeps in its cache before writing them out once (R1: four whole
+ * 200 x 304 planes). */
+#define BAND_CHANNELS 4
 #define BAND_BYTES ((int64_t)1 << 20)
 
 /* Step 4: the chunk's boxes scattered into gradInput, one task per (image,
- * channel) plane, a band of rows at a time: each band is built in a scratch
- * buffer (zeroed for the first chunk, loaded for later ones) and stored once,
- * streamed past the caches when gradInput is far larger than them. */
+ * block of BAND_CHANNELS channels), a band of rows at a time: each band is
+ * built in a scratch buffer (zeroed for the first chunk, loaded for later
+ * ones) and stored once, streamed past the caches when gradInput is far
+ * larger than them. */
 static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *grad_output,
                          const emu_view *grad_input, bool first_chunk)
 {
@@ -661,40 +676,47 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
     const float *go = any ? (const float *)grad_output->data + grad_output->offset : NULL;
     const int64_t go_sk = grad_output->strides[0], go_sc = grad_output->strides[1];
     const int64_t go_sh = grad_output->strides[2], go_sw = grad_output->strides[3];
-    const int64_t band_h = BAND_BYTES / (W * (int64_t)sizeof(float)) < 1   ? 1
-                           : BAND_BYTES / (W * (int64_t)sizeof(float)) > H ? H
-                                                                            : BAND_BYTES / (W * (int64_t)sizeof(float));
+    const int64_t row_bytes = BAND_CHANNELS * W * (int64_t)sizeof(float);
+    const int64_t band_h = BAND_BYTES / row_bytes < 1 ? 1 : BAND_BYTES / row_bytes > H ? H : BAND_BYTES / row_bytes;
+    const int64_t blocks = (C + BAND_CHANNELS - 1) / BAND_CHANNELS;
     const bool stream = emu_view_numel(grad_input) * (int64_t)sizeof(float) >= EMU_STREAM_BYTES;
     int status = 0;
 #pragma omp parallel num_threads(emu_kernel_threads())
     {
-        float *tmp = malloc((size_t)(W + 16) * sizeof *tmp);
-        float *band = malloc((size_t)(band_h * W) * sizeof *band);
-        if (!tmp || !band) {
+        band bd = {.w = W, .plane = band_h * W, .tmp_stride = W + 16};
+        bd.tmp = malloc((size_t)(BAND_CHANNELS * bd.tmp_stride) * sizeof(float));
+        bd.data = malloc((size_t)(BAND_CHANNELS * bd.plane) * sizeof(float));
+        if (!bd.tmp || !bd.data) {
 #pragma omp atomic write
             status = EMU_KERNEL_ERR_INNER;
         }
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t t = 0; t < B * C; t++) {
-            const int64_t b = t / C, c = t % C;
+        for (int64_t t = 0; t < B * blocks; t++) {
+            const int64_t b = t / blocks, c0 = t % blocks * BAND_CHANNELS;
             const bool boxes = ch->img_first[b + 1] > ch->img_first[b];
-            if (!tmp || !band || (!first_chunk && !boxes))
+            if (!bd.tmp || !bd.data || (!first_chunk && !boxes))
                 continue;
-            float *plane = gi + b * gi_sb + c * gi_sc;
-            for (int64_t y0 = 0; y0 < H; y0 += band_h) {
-                const int64_t rows = H - y0 < band_h ? H - y0 : band_h;
-                if (first_chunk)
-                    memset(band, 0, (size_t)(rows * W) * sizeof *band);
-                else
-                    band_load(band, plane + y0 * gi_sy, rows, W, gi_sy, gi_sx);
+            bd.nc = C - c0 < BAND_CHANNELS ? C - c0 : BAND_CHANNELS;
+            for (bd.y0 = 0; bd.y0 < H; bd.y0 += band_h) {
+                const int64_t rows = H - bd.y0 < band_h ? H - bd.y0 : band_h;
+                bd.y1 = bd.y0 + rows;
+                for (int64_t c = 0; c < bd.nc; c++) {
+                    const float *plane = gi + b * gi_sb + (c0 + c) * gi_sc + bd.y0 * gi_sy;
+                    if (first_chunk)
+                        memset(bd.data + c * bd.plane, 0, (size_t)(rows * W) * sizeof(float));
+                    else
+                        band_load(bd.data + c * bd.plane, plane, rows, W, gi_sy, gi_sx);
+                }
                 if (boxes)
-                    scatter_band(p, ch, b, go + c * go_sc, go_sk, go_sh, go_sw, band, y0, y0 + rows, tmp);
-                band_store(plane + y0 * gi_sy, band, rows, W, gi_sy, gi_sx, stream);
+                    scatter_band(p, ch, b, go + c0 * go_sc, go_sk, go_sc, go_sh, go_sw, &bd);
+                for (int64_t c = 0; c < bd.nc; c++)
+                    band_store(gi + b * gi_sb + (c0 + c) * gi_sc + bd.y0 * gi_sy, bd.data + c * bd.plane, rows, W,
+                               gi_sy, gi_sx, stream);
             }
         }
         emu_stream_fence();
-        free(band);
-        free(tmp);
+        free(bd.data);
+        free(bd.tmp);
     }
     return status;
 }
