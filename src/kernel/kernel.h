@@ -68,6 +68,12 @@ int emu_kernel_threads(void);
 void emu_copy_f32(float *restrict dst, const float *restrict src, int64_t n, bool stream);
 void emu_stream_fence(void);
 
+/* A kernel thread's scratch buffers in one zeroed block: bufs[i] receives
+ * sizes[i] bytes, each on its own cache line and staggered within a page
+ * (no false sharing between threads, no 4K aliasing with the rows a kernel
+ * streams). Returns the block to free(), or NULL when out of memory. */
+void *emu_scratch_alloc(const size_t *sizes, void **bufs, size_t n);
+
 /* Bytes beyond which a kernel's output cannot stay in any cache (streaming stores pay off). */
 #define EMU_STREAM_BYTES ((int64_t)32 << 20)
 

@@ -44,6 +44,9 @@ typedef struct axis_taps {
 #define PREFETCH_ROWS 1
 #endif
 
+/* Longest gradOut row (bytes) the H pass prefetches. */
+#define PREFETCH_MAX_BYTES 16384
+
 /* Rows combined per pass in the H reduction (and C vectors per pixel in NHWC). */
 #define MAX_ROWS 32
 
@@ -404,8 +407,11 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     const int64_t g_plane = n * x->g.s.n + c * x->g.s.c, o_row = n * x->o.s.n + c * x->o.s.c + y * x->o.s.h;
 
     /* Output row y + PREFETCH_ROWS will read rows that no earlier one did: ask
-     * for them now, so the loads overlap arithmetic instead of stalling it. */
-    if (x->g.contiguous && y + PREFETCH_ROWS < h) {
+     * for them now, so the loads overlap arithmetic instead of stalling it.
+     * Short rows only (NCHW): long ones (NHWC's, W * C long) are streams the
+     * hardware prefetcher follows, and fetching whole rows ahead would evict
+     * the rows being summed. */
+    if (x->g.contiguous && y + PREFETCH_ROWS < h && len * (int64_t)x->item <= PREFETCH_MAX_BYTES) {
         const int64_t ahead = y + PREFETCH_ROWS;
         const int64_t before = x->th.first[ahead - 1] + x->th.count[ahead - 1];
         const int64_t end = x->th.first[ahead] + x->th.count[ahead];
@@ -524,17 +530,22 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
 
 #pragma omp parallel num_threads(threads)
     {
-        upsample_scratch sc = {
-            .rows = x.g.direct ? NULL : malloc((size_t)(slots * row_len + 1) * sizeof(float)),
-            .tags = malloc((size_t)slots * sizeof(int64_t)),
-            .slots = slots,
-            .part = malloc((size_t)(row_len + 1) * sizeof(float)),
-            .acc = calloc((size_t)(row_len + x.tw.taps + x.tw.stride + 1), sizeof(float)),
-            .res = malloc((size_t)(p->w * x.vec + 1) * sizeof(float)),
-            .ptrs = malloc(MAX_ROWS * sizeof(float *)),
-            .phases = malloc((size_t)(p->out_w + x.tw.taps + 2 * x.tw.stride + 1) * sizeof(float)),
+        const size_t sizes[] = {
+            x.g.direct ? 0 : (size_t)(slots * row_len) * sizeof(float),         /* rows */
+            (size_t)slots * sizeof(int64_t),                                      /* tags */
+            (size_t)row_len * sizeof(float),                                      /* part */
+            (size_t)(row_len + x.tw.taps + x.tw.stride + 1) * sizeof(float),      /* acc (zeroed) */
+            (size_t)(p->w * x.vec) * sizeof(float),                               /* res */
+            MAX_ROWS * sizeof(float *),                                           /* ptrs */
+            (size_t)(p->out_w + x.tw.taps + 2 * x.tw.stride + 1) * sizeof(float), /* phases */
         };
-        const bool ok = (sc.rows || x.g.direct) && sc.tags && sc.part && sc.acc && sc.res && sc.ptrs && sc.phases;
+        void *bufs[7] = {0};
+        void *block = emu_scratch_alloc(sizes, bufs, 7);
+        upsample_scratch sc = {
+            .rows = bufs[0], .tags = bufs[1], .slots = slots, .part = bufs[2], .acc = bufs[3], .res = bufs[4],
+            .ptrs = bufs[5], .phases = bufs[6],
+        };
+        const bool ok = block != NULL;
         for (int64_t i = 0; ok && i < slots; i++)
             sc.tags[i] = -1;
         if (!ok) {
@@ -545,13 +556,7 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
         for (int64_t t = 0; t < tasks; t++)
             if (ok)
                 upsample_row(&x, &sc, t);
-        free(sc.rows);
-        free(sc.tags);
-        free(sc.part);
-        free(sc.acc);
-        free(sc.res);
-        free((void *)sc.ptrs);
-        free(sc.phases);
+        free(block);
     }
     if (status)
         snprintf(msg, cap, "out of memory for the per-thread row buffers");
