@@ -68,7 +68,7 @@ int emu_kernel_threads(void);
 void emu_copy_f32(float *restrict dst, const float *restrict src, int64_t n, bool stream);
 void emu_stream_fence(void);
 
-/* A kernel thread's scratch buffers in one zeroed block: bufs[i] receives
+/* A kernel thread's scratch buffers in one block: bufs[i] receives
  * sizes[i] bytes, each on its own cache line and staggered within a page
  * (no false sharing between threads, no 4K aliasing with the rows a kernel
  * streams). Returns the block to free(), or NULL when out of memory. */

@@ -5,7 +5,6 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "kernel.h"
 
@@ -28,7 +27,6 @@ void *emu_scratch_alloc(const size_t *sizes, void **bufs, size_t n)
     void *block = NULL;
     if (posix_memalign(&block, 4096, total) != 0 || !block)
         return NULL;
-    memset(block, 0, total);
     size_t off = STAGGER;
     for (size_t i = 0; i < n; i++) {
         bufs[i] = (char *)block + off;

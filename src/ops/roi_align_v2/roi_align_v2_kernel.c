@@ -387,9 +387,13 @@ int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view 
     (void)threads;
 #pragma omp parallel num_threads(threads)
     {
-        axis_tap *tx = malloc((size_t)max_x * sizeof *tx), *ty = malloc((size_t)max_y * sizeof *ty);
-        float *blk = malloc((size_t)(p->height * p->width * CB) * sizeof *blk);
-        const bool ok = tx && ty && blk;
+        const size_t sizes[] = {(size_t)max_x * sizeof(axis_tap), (size_t)max_y * sizeof(axis_tap),
+                                (size_t)(p->height * p->width * CB) * sizeof(float)};
+        void *bufs[3] = {0};
+        void *block = emu_scratch_alloc(sizes, bufs, 3);
+        axis_tap *tx = bufs[0], *ty = bufs[1];
+        float *blk = bufs[2];
+        const bool ok = block != NULL;
         if (!ok) {
 #pragma omp atomic write
             status = EMU_KERNEL_ERR_INNER;
@@ -403,9 +407,7 @@ int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view 
             for (int64_t i = first[n]; i < first[n + 1]; i++)
                 one_box(&x, order[i], c0, len, blk, ty, tx);
         }
-        free(tx);
-        free(ty);
-        free(blk);
+        free(block);
     }
     if (status)
         snprintf(msg, cap, "out of memory for the per-thread buffers");

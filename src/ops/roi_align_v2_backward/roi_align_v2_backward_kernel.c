@@ -684,9 +684,13 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
 #pragma omp parallel num_threads(emu_kernel_threads())
     {
         band bd = {.w = W, .plane = band_h * W, .tmp_stride = W + 16};
-        bd.tmp = malloc((size_t)(BAND_CHANNELS * bd.tmp_stride) * sizeof(float));
-        bd.data = malloc((size_t)(BAND_CHANNELS * bd.plane) * sizeof(float));
-        if (!bd.tmp || !bd.data) {
+        const size_t sizes[] = {(size_t)(BAND_CHANNELS * bd.tmp_stride) * sizeof(float),
+                                (size_t)(BAND_CHANNELS * bd.plane) * sizeof(float)};
+        void *bufs[2] = {0};
+        void *block = emu_scratch_alloc(sizes, bufs, 2);
+        bd.tmp = bufs[0];
+        bd.data = bufs[1];
+        if (!block) {
 #pragma omp atomic write
             status = EMU_KERNEL_ERR_INNER;
         }
@@ -694,7 +698,7 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
         for (int64_t t = 0; t < B * blocks; t++) {
             const int64_t b = t / blocks, c0 = t % blocks * BAND_CHANNELS;
             const bool boxes = ch->img_first[b + 1] > ch->img_first[b];
-            if (!bd.tmp || !bd.data || (!first_chunk && !boxes))
+            if (!block || (!first_chunk && !boxes))
                 continue;
             bd.nc = C - c0 < BAND_CHANNELS ? C - c0 : BAND_CHANNELS;
             for (bd.y0 = 0; bd.y0 < H; bd.y0 += band_h) {
@@ -715,8 +719,7 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
             }
         }
         emu_stream_fence();
-        free(bd.data);
-        free(bd.tmp);
+        free(block);
     }
     return status;
 }

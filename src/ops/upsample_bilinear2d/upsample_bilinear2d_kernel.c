@@ -332,13 +332,11 @@ int upsample_bilinear2d_kernel(const emu_view *self, const emu_view *out, const 
 
 #pragma omp parallel num_threads(threads)
     {
-        resize_scratch sc = {
-            .in_row = malloc((size_t)(in_len + 1) * sizeof(float)),
-            .wrow = {malloc((size_t)(out_len + 1) * sizeof(float)), malloc((size_t)(out_len + 1) * sizeof(float))},
-            .tag = {-1, -2},
-            .res = malloc((size_t)(out_len + 1) * sizeof(float)),
-        };
-        const bool ok = sc.in_row && sc.wrow[0] && sc.wrow[1] && sc.res;
+        const size_t row = (size_t)out_len * sizeof(float), sizes[] = {(size_t)in_len * sizeof(float), row, row, row};
+        void *bufs[4] = {0};
+        void *block = emu_scratch_alloc(sizes, bufs, 4);
+        resize_scratch sc = {.in_row = bufs[0], .wrow = {bufs[1], bufs[2]}, .tag = {-1, -2}, .res = bufs[3]};
+        const bool ok = block != NULL;
         if (!ok) {
 #pragma omp atomic write
             status = EMU_KERNEL_ERR_INNER;
@@ -347,14 +345,9 @@ int upsample_bilinear2d_kernel(const emu_view *self, const emu_view *out, const 
         for (int64_t t = 0; t < tasks; t++)
             if (ok)
                 (copy ? copy_row : resize_row)(&x, &sc, t);
-#ifdef HAVE_AVX2_GATHER
         if (x.stream)
-            _mm_sfence(); /* order this thread's streaming stores before the stream reports completion */
-#endif
-        free(sc.in_row);
-        free(sc.wrow[0]);
-        free(sc.wrow[1]);
-        free(sc.res);
+            emu_stream_fence(); /* order this thread's streaming stores before the stream reports completion */
+        free(block);
     }
     if (status)
         snprintf(msg, cap, "out of memory for the per-thread row buffers");

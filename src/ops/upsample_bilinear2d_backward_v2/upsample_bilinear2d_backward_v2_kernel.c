@@ -534,7 +534,7 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
             x.g.direct ? 0 : (size_t)(slots * row_len) * sizeof(float),         /* rows */
             (size_t)slots * sizeof(int64_t),                                      /* tags */
             (size_t)row_len * sizeof(float),                                      /* part */
-            (size_t)(row_len + x.tw.taps + x.tw.stride + 1) * sizeof(float),      /* acc (zeroed) */
+            (size_t)(row_len + x.tw.taps + x.tw.stride + 1) * sizeof(float),      /* acc */
             (size_t)(p->w * x.vec) * sizeof(float),                               /* res */
             MAX_ROWS * sizeof(float *),                                           /* ptrs */
             (size_t)(p->out_w + x.tw.taps + 2 * x.tw.stride + 1) * sizeof(float), /* phases */
@@ -546,6 +546,8 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
             .ptrs = bufs[5], .phases = bufs[6],
         };
         const bool ok = block != NULL;
+        if (ok) /* acc's tail past the row stays zero: padded taps and the polyphase split read it */
+            memset(sc.acc, 0, sizes[3]);
         for (int64_t i = 0; ok && i < slots; i++)
             sc.tags[i] = -1;
         if (!ok) {
