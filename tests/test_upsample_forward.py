@@ -297,6 +297,19 @@ def test_integer_factors_are_bit_exact(factor, align, rng):
     )
 
 
+@pytest.mark.parametrize("factor", [2, 3, 4, 8])
+@pytest.mark.parametrize("align", [False, True])
+def test_integer_downscales_are_bit_exact(factor, align, rng):
+    # Integer downscaling by 2, 4 or 8 reads the input at a constant stride (no gathers).
+    x = rng.standard_normal((2, 3, 9 * factor, 40 * factor + 5)).astype(np.float32)
+    for ow in (40, 40 * factor + 5 - 5 * factor):
+        out = run(x, (9, ow), align)
+        np.testing.assert_array_equal(out, upsample_bilinear2d_forward(x, (9, ow), align, 0.0, 0.0))
+    x = x[..., : 40 * factor]
+    out = run(x, (9, 40), align, 1.0 / factor, 1.0 / factor)
+    np.testing.assert_array_equal(out, upsample_bilinear2d_forward(x, (9, 40), align, 1.0 / factor, 1.0 / factor))
+
+
 def test_large_outputs_take_streaming_stores_and_stay_bit_exact(rng):
     # Outputs beyond 32 MiB are written with streaming stores (AVX2 machines): the same bits.
     x = rng.standard_normal((2, 4, 512, 550)).astype(np.float32)

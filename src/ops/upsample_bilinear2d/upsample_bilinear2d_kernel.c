@@ -62,9 +62,10 @@ __attribute__((target("avx2"))) static void h_pass_stream_avx2(float *restrict d
 typedef struct axis_map {
     int32_t *lo, *hi;
     float *wl, *wh;
-    /* Integer upscaling: on [o0, o0 + period * runs) output o + period reads lo + 1 and hi + 1 with
-     * the same weights as o, so the W pass there reads the input contiguously (no gathers). */
-    int64_t period, o0, runs;
+    /* Integer factors: on [o0, o0 + period * runs) output o + period reads lo + step and hi + step
+     * with the same weights as o (upscaling by s: period s, step 1; downscaling by s: period 1,
+     * step s), so the W pass there reads the input at a constant stride (no gathers). */
+    int64_t period, step, o0, runs;
 } axis_map;
 
 static void map_free(axis_map *m)
@@ -75,29 +76,34 @@ static void map_free(axis_map *m)
     free(m->wh);
 }
 
-/* The longest stretch where the map repeats with a period of out / in (2, 4 or 8) outputs. */
+/* The longest stretch where the map repeats every `period` outputs, `step` inputs on, for an
+ * integer factor of 2, 4 or 8 (upscaling: period out / in, step 1; downscaling: period 1,
+ * step in / out). */
 static void find_period(axis_map *m, int64_t in, int64_t out)
 {
-    m->period = m->o0 = m->runs = 0;
-    const int64_t s = in > 0 && out % in == 0 ? out / in : 0;
-    if (s != 2 && s != 4 && s != 8)
+    m->period = m->step = m->o0 = m->runs = 0;
+    const int64_t up = in > 0 && out % in == 0 ? out / in : 0, down = out > 0 && in % out == 0 ? in / out : 0;
+    const int64_t s = up == 2 || up == 4 || up == 8 ? 1 : down == 2 || down == 4 || down == 8 ? down : 0;
+    if (!s)
         return;
+    const int64_t period = s == 1 ? up : 1;
     int64_t best0 = 0, best_len = 0;
-    for (int64_t a = 0; a + s < out;) {
+    for (int64_t a = 0; a + period < out;) {
         int64_t b = a;
-        while (b + s < out && m->lo[b + s] == m->lo[b] + 1 && m->hi[b + s] == m->hi[b] + 1 &&
-               m->wl[b + s] == m->wl[b] && m->wh[b + s] == m->wh[b])
+        while (b + period < out && m->lo[b + period] == m->lo[b] + s && m->hi[b + period] == m->hi[b] + s &&
+               m->wl[b + period] == m->wl[b] && m->wh[b + period] == m->wh[b])
             b++;
-        if (b - a + s > best_len) { /* outputs [a, b + s) follow the pattern */
+        if (b - a + period > best_len) { /* outputs [a, b + period) follow the pattern */
             best0 = a;
-            best_len = b - a + s;
+            best_len = b - a + period;
         }
         a = b + 1;
     }
-    if (best_len >= 4 * s) {
-        m->period = s;
+    if (best_len >= 4 * period) {
+        m->period = period;
+        m->step = s;
         m->o0 = best0;
-        m->runs = best_len / s;
+        m->runs = best_len / period;
     }
 }
 
@@ -155,9 +161,11 @@ typedef struct resize_scratch {
     float *res;
 } resize_scratch;
 
-/* The periodic stretch of an NCHW W pass: output o0 + s*m + q from input lo[o0 + q] + m
- * (same products and sums as the scalar loop). s is a constant in each instance. */
-static inline void w_pass_periodic(float *restrict dst, const float *restrict src, const axis_map *mp, int64_t s)
+/* The periodic stretch of an NCHW W pass: output o0 + s*m + q from input lo[o0 + q] + t*m
+ * (same products and sums as the scalar loop). s (the period) and t (the step) are constants
+ * in each instance, so the strided reads vectorise. */
+static inline void w_pass_periodic(float *restrict dst, const float *restrict src, const axis_map *mp, int64_t s,
+                                   int64_t t)
 {
     const int64_t o0 = mp->o0, runs = mp->runs;
     int32_t l0[8], h0[8];
@@ -171,23 +179,20 @@ static inline void w_pass_periodic(float *restrict dst, const float *restrict sr
     float *restrict d = dst + o0;
     for (int64_t m = 0; m < runs; m++)
         for (int64_t q = 0; q < s; q++)
-            d[s * m + q] = wl[q] * src[l0[q] + m] + wh[q] * src[h0[q] + m];
+            d[s * m + q] = wl[q] * src[l0[q] + t * m] + wh[q] * src[h0[q] + t * m];
 }
 
-EMU_HOT static void w_pass_period2(float *restrict dst, const float *restrict src, const axis_map *m)
-{
-    w_pass_periodic(dst, src, m, 2);
-}
-
-EMU_HOT static void w_pass_period4(float *restrict dst, const float *restrict src, const axis_map *m)
-{
-    w_pass_periodic(dst, src, m, 4);
-}
-
-EMU_HOT static void w_pass_period8(float *restrict dst, const float *restrict src, const axis_map *m)
-{
-    w_pass_periodic(dst, src, m, 8);
-}
+#define W_PASS_PERIODIC(name, period, step)                                                          \
+    EMU_HOT static void name(float *restrict dst, const float *restrict src, const axis_map *m)      \
+    {                                                                                                \
+        w_pass_periodic(dst, src, m, period, step);                                                  \
+    }
+W_PASS_PERIODIC(w_pass_up2, 2, 1)
+W_PASS_PERIODIC(w_pass_up4, 4, 1)
+W_PASS_PERIODIC(w_pass_up8, 8, 1)
+W_PASS_PERIODIC(w_pass_down2, 1, 2)
+W_PASS_PERIODIC(w_pass_down4, 1, 4)
+W_PASS_PERIODIC(w_pass_down8, 1, 8)
 
 /* The W pass of one input row: dst[ow] (times vec lanes) from src. */
 EMU_HOT static void w_pass(float *restrict dst, const float *restrict src, const axis_map *m, int64_t out_w,
@@ -205,12 +210,13 @@ EMU_HOT static void w_pass(float *restrict dst, const float *restrict src, const
 #endif
         for (; o < a; o++)
             dst[o] = wl[o] * src[lo[o]] + wh[o] * src[hi[o]];
-        if (m->period == 2)
-            w_pass_period2(dst, src, m);
-        else if (m->period == 4)
-            w_pass_period4(dst, src, m);
-        else if (m->period == 8)
-            w_pass_period8(dst, src, m);
+        if (m->period) {
+            const int64_t f = m->period > 1 ? m->period : m->step;
+            void (*pass)(float *restrict, const float *restrict, const axis_map *) =
+                m->period > 1 ? (f == 2 ? w_pass_up2 : f == 4 ? w_pass_up4 : w_pass_up8)
+                              : (f == 2 ? w_pass_down2 : f == 4 ? w_pass_down4 : w_pass_down8);
+            pass(dst, src, m);
+        }
         for (o = b; o < out_w; o++)
             dst[o] = wl[o] * src[lo[o]] + wh[o] * src[hi[o]];
         return;
