@@ -101,6 +101,19 @@ def test_integer_upscale_factors(factor, align):
         assert rel_err(out, ref) <= 1e-5
 
 
+def test_outputs_beyond_the_caches_are_streamed_and_equal(rng):
+    # A 36 MB float32 output leaves the kernel through streaming stores, whole or row by row
+    # (padded rows); the values are those of the reference, and the same in both.
+    g = rng.standard_normal((2, 4, 512, 550)).astype(np.float32)
+    whole = run_nchw(g, (1024, 1100), False, 0.0, 0.0)
+    assert whole.nbytes > 32 << 20
+    assert rel_err(whole, upsample_bilinear2d_backward(g.astype(np.float64), (1024, 1100), False, 0.0, 0.0)) <= 1e-5
+    host = np.full((2, 4, 1024, 1104), 7.0, np.float32)
+    padded = run_nchw(g, (1024, 1100), False, 0.0, 0.0, out=host[..., :1100])
+    np.testing.assert_array_equal(padded, whole)
+    np.testing.assert_array_equal(host[..., 1100:], 7.0)
+
+
 def test_fp16_rounds_once_to_nearest_even(rng):
     # fp32 accumulation rounded once: equals the fp32 result rounded to fp16.
     g = rng.standard_normal((1, 2, 12, 10)).astype(np.float16)

@@ -365,6 +365,7 @@ typedef struct upsample_ctx {
     aclDataType dt;
     size_t item;
     emu_rows g, o; /* gradOut and out as rows */
+    bool stream;   /* out is float32 in place and beyond the caches: rows go out with streaming stores */
     int64_t vec;
     const float *f16; /* float16 -> float32 table */
 } upsample_ctx;
@@ -443,7 +444,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     }
 
     /* 2. Gather along W into the output row. */
-    float *dst = x->o.direct ? (float *)x->o.base + o_row : sc->res;
+    float *dst = x->o.direct && !x->stream ? (float *)x->o.base + o_row : sc->res;
     const int64_t wt = x->tw.taps;
     const float *acc = sc->acc;
     if (vec == 1 && x->tw.stride) {
@@ -478,7 +479,9 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
             }
         }
     }
-    if (!x->o.direct)
+    if (x->o.direct && x->stream)
+        emu_copy_f32((float *)x->o.base + o_row, sc->res, w * vec, true);
+    else if (!x->o.direct)
         emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->o.s.w, x->o.lane);
 }
 
@@ -510,6 +513,7 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
     x.vec = p->nhwc ? p->c : 1;
     x.g = emu_rows_of(grad_out, p->nhwc, x.vec);
     x.o = emu_rows_of(out, p->nhwc, x.vec);
+    x.stream = x.o.direct && emu_view_numel(out) * (int64_t)sizeof(float) >= EMU_STREAM_BYTES;
     const int64_t planes = p->nhwc ? p->n : p->n * p->c;
     const int64_t tasks = planes * p->h;
 
@@ -558,6 +562,7 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
         for (int64_t t = 0; t < tasks; t++)
             if (ok)
                 upsample_row(&x, &sc, t);
+        emu_stream_fence();
         free(block);
     }
     if (status)
