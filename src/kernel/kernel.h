@@ -87,4 +87,13 @@ void *emu_scratch_alloc(const size_t *sizes, void **bufs, size_t n);
 #define EMU_HOT
 #endif
 
+/* For helpers of an EMU_HOT function: inlined into each of its clones, so
+ * they are compiled for that clone's instruction set. (A helper the compiler
+ * leaves out of line is compiled once, for the baseline.) */
+#if defined(__GNUC__)
+#define EMU_HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define EMU_HOT_INLINE static inline
+#endif
+
 #endif /* ACLNN_EMU_KERNEL_H_ */

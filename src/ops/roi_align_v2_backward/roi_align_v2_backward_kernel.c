@@ -387,7 +387,7 @@ static bool prefer_separable(const roi_plan *p, const bin_weights *bins)
 }
 
 /* Rows [lo, hi) of a bin's rows [first, first + len) that fall in the band [y0, y1). */
-static inline bool band_rows(const bin_weights *b, int64_t y0, int64_t y1, int64_t *lo, int64_t *hi)
+EMU_HOT_INLINE bool band_rows(const bin_weights *b, int64_t y0, int64_t y1, int64_t *lo, int64_t *hi)
 {
     *lo = b->first > y0 ? b->first : y0;
     *hi = b->first + b->len < y1 ? b->first + b->len : y1;
@@ -395,7 +395,7 @@ static inline bool band_rows(const bin_weights *b, int64_t y0, int64_t y1, int64
 }
 
 /* dst += a * src over n floats; whole 8-float vectors (no tail) when n is a multiple of 8. */
-static inline void add_scaled(float *restrict dst, float a, const float *restrict src, int64_t n)
+EMU_HOT_INLINE void add_scaled(float *restrict dst, float a, const float *restrict src, int64_t n)
 {
     if ((n & 7) == 0) {
         for (int64_t x = 0; x < n; x += 8)
@@ -419,7 +419,7 @@ typedef struct band {
  * first channel (channel stride g_sc). The channels share the box's loops, so
  * the loop control and weight loads are paid once per channel block; each
  * element still receives the same products in the same order. */
-static inline void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, const float *g, int64_t g_sc,
+EMU_HOT_INLINE void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, const float *g, int64_t g_sc,
                              int64_t g_sh, int64_t g_sw, const band *bd)
 {
     const bin_weights *by = ch->bins + kk * (p->pooled_h + p->pooled_w), *bx = by + p->pooled_h;
