@@ -13,8 +13,9 @@
  * Each thread owns whole (image, channel) planes of gradInput, builds each
  * in a cache-resident band of rows and writes it out once, applying the
  * boxes of that image in a fixed order (by position: see box_key): no
- * atomics, bitwise identical results for any thread count. Per box we pick the cheaper of two ways to
- * apply the outer products: per bin (sum over bins of |wy| * |wx|), or
+ * atomics, bitwise identical results for any thread count. Per box we pick
+ * the cheaper of two ways to apply the outer products: per bin (sum over
+ * bins of |wy| * |wx|), or
  * separably, reducing each bin row along x first (T = G * Wx) and then
  * spreading T's rows along y.
  *
@@ -429,7 +430,7 @@ EMU_HOT_INLINE void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, co
         for (int64_t ph = 0; ph < p->pooled_h; ph++) {
             if (!band_rows(&by[ph], y0, bd->y1, &r_lo, &r_hi))
                 continue;
-            const float *wy = ch->pool + by[ph].off - by[ph].first;
+            const float *wy = ch->pool + by[ph].off; /* weight of row y at wy[y - by[ph].first] */
             for (int64_t pw = 0; pw < p->pooled_w; pw++) {
                 if (!bx[pw].len)
                     continue;
@@ -438,9 +439,9 @@ EMU_HOT_INLINE void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, co
                 const int64_t n = bx[pw].first + nx8 <= w ? nx8 : nx; /* the padding must stay in the row */
                 for (int64_t c = 0; c < nc; c++) {
                     const float gv = g[c * g_sc + ph * g_sh + pw * g_sw];
-                    float *rows = bd->data + c * bd->plane + bx[pw].first - y0 * w;
+                    float *rows = bd->data + c * bd->plane + bx[pw].first;
                     for (int64_t y = r_lo; y < r_hi; y++)
-                        add_scaled(rows + y * w, gv * wy[y], wx, n);
+                        add_scaled(rows + (y - y0) * w, gv * wy[y - by[ph].first], wx, n);
                 }
             }
         }
@@ -476,10 +477,11 @@ EMU_HOT_INLINE void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, co
                 add_scaled(bd->tmp + c * bd->tmp_stride + (bx[pw].first - lo), g[c * g_sc + ph * g_sh + pw * g_sw],
                            wx, n);
         }
-        const float *wy = ch->pool + by[ph].off - by[ph].first;
+        const float *wy = ch->pool + by[ph].off;
         for (int64_t y = r_lo; y < r_hi; y++)
             for (int64_t c = 0; c < nc; c++)
-                add_scaled(bd->data + c * bd->plane + (y - y0) * w + lo, wy[y], bd->tmp + c * bd->tmp_stride, span);
+                add_scaled(bd->data + c * bd->plane + (y - y0) * w + lo, wy[y - by[ph].first],
+                           bd->tmp + c * bd->tmp_stride, span);
     }
 }
 
