@@ -162,3 +162,16 @@ def test_the_least_recently_freed_blocks_make_room():
     )
     out = run_script(body, ACLNN_EMU_CACHE_BYTES=str(3 << 20)).split()
     assert out == [str(2 << 20), str(3 << 20), str(3 << 20), str((1 << 20) + (128 << 10))]
+
+
+def test_a_malformed_bound_is_reported_and_the_default_kept():
+    body = (
+        "from aclnn_emu import lib\n"
+        "p = lib.aclnnEmuCacheAlloc(100); lib.aclnnEmuCacheFree(p)\n"
+        "print(lib.aclnnEmuCacheIdleBytes())\n"
+    )
+    r = subprocess.run([sys.executable, "-c", body], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "ACLNN_EMU_CACHE_BYTES": "1GiB"})  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["4096"]  # kept: the default bound (1 GiB) applies
+    assert "ignoring ACLNN_EMU_CACHE_BYTES=1GiB (expected a number of bytes)" in r.stderr

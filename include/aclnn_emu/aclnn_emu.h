@@ -56,7 +56,7 @@ ACL_FUNC_VISIBILITY bool aclnnEmuIsDeviceMemory(const void *ptr, size_t size);
  * Host memory for results the caller hands out (the Python layer's result
  * arrays): 64-byte aligned, on 2 MiB pages where the kernel allows for large
  * sizes. Idle blocks of a size class are kept for the next request, up to
- * ACLNN_EMU_CACHE_BYTES (default 1 GiB; 0 keeps none; beyond it the least
+ * ACLNN_EMU_CACHE_BYTES (read at first use; default 1 GiB; 0 keeps none; beyond it the least
  * recently freed blocks are released first), so that a loop of calls reuses
  * warm pages instead of faulting in fresh ones. The memory is
  * not device memory: register it (aclrtHostRegister) to use it as such.

@@ -78,6 +78,8 @@ void emu_config_load(void);
 int emu_strict(void);
 int emu_threads(void);
 int emu_device_count(void);
+/* Bound of the block cache's idle bytes (ACLNN_EMU_CACHE_BYTES, default 1 GiB; 0 keeps none). */
+uint64_t emu_cache_bytes(void);
 /* While locked (between aclInit and aclFinalize) the device count cannot change. */
 void emu_device_count_lock(bool locked);
 /* OpenMP threads for a kernel (1 in a fork() child). */

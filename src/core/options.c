@@ -24,6 +24,7 @@ static atomic_int cfg_device_count = 1;
 static atomic_int cfg_soc; /* index into SOCS */
 static atomic_int cfg_log_level = EMU_LOG_ERROR;
 static atomic_int cfg_log_stdout;
+static _Atomic uint64_t cfg_cache_bytes = (uint64_t)1 << 30; /* ACLNN_EMU_CACHE_BYTES */
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int forked_child; /* this process is a fork() child of one that used the library */
@@ -72,6 +73,21 @@ static int env_int(const char *name, int fallback, int lo, int hi)
     return (int)v;
 }
 
+/* Parses a byte count (a non-negative decimal); returns fallback for anything else. */
+static uint64_t env_bytes(const char *name, uint64_t fallback)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return fallback;
+    char *end = NULL;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end != '\0' || s[0] == '-') {
+        fprintf(stderr, "[WARNING] aclnn-emu: ignoring %s=%s (expected a number of bytes)\n", name, s);
+        return fallback;
+    }
+    return (uint64_t)v;
+}
+
 /* The SoCs the emulator models. Core counts are the products' published
  * figures; Ascend950's are an assumption (its op_api and kernels are what
  * matters here). */
@@ -113,6 +129,7 @@ static void load_once(void)
     atomic_store(&cfg_device_count, env_int("ACLNN_EMU_DEVICE_COUNT", 1, 1, 64));
     atomic_store(&cfg_log_level, env_int("ASCEND_GLOBAL_LOG_LEVEL", EMU_LOG_ERROR, 0, 4));
     atomic_store(&cfg_log_stdout, env_int("ASCEND_SLOG_PRINT_TO_STDOUT", 0, 0, 1));
+    atomic_store(&cfg_cache_bytes, env_bytes("ACLNN_EMU_CACHE_BYTES", atomic_load(&cfg_cache_bytes)));
 }
 
 void emu_config_load(void)
@@ -130,6 +147,12 @@ int emu_threads(void)
 {
     emu_config_load();
     return atomic_load(&cfg_threads);
+}
+
+uint64_t emu_cache_bytes(void)
+{
+    emu_config_load();
+    return atomic_load(&cfg_cache_bytes);
 }
 
 int emu_device_count(void)

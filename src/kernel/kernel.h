@@ -87,6 +87,29 @@ void *emu_scratch_alloc(const size_t *sizes, void **bufs, size_t n);
 #define EMU_HOT
 #endif
 
+/* The longest stretch [*start, *start + len) of indices [0, n) in which every
+ * index b with b + period inside it satisfies repeats(ctx, b) (index b +
+ * period repeats index b, shifted); returns len, or 0 when there is no such
+ * pair. The integer-factor fast paths of the resize kernels are such
+ * stretches; setup work, O(n) calls. */
+static inline int64_t emu_longest_repeat(int64_t n, int64_t period, bool (*repeats)(const void *ctx, int64_t b),
+                                         const void *ctx, int64_t *start)
+{
+    int64_t best0 = 0, best_len = 0;
+    for (int64_t a = 0; a + period < n;) {
+        int64_t b = a;
+        while (b + period < n && repeats(ctx, b))
+            b++;
+        if (b - a + period > best_len) { /* indices [a, b + period) follow the pattern */
+            best0 = a;
+            best_len = b - a + period;
+        }
+        a = b + 1;
+    }
+    *start = best0;
+    return best_len;
+}
+
 /* For helpers of an EMU_HOT function: inlined into each of its clones, so
  * they are compiled for that clone's instruction set. (A helper the compiler
  * leaves out of line is compiled once, for the baseline.) */

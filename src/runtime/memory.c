@@ -665,7 +665,6 @@ size_t emu_mem_live_blocks(char *buf, size_t cap, size_t *used)
  * recently freed block of its class and kind. */
 
 #define CACHE_HEADER ((size_t)64)
-#define CACHE_DEFAULT_BYTES ((uint64_t)1 << 30)
 
 typedef struct cache_block {
     void *base;
@@ -676,16 +675,6 @@ typedef struct cache_block {
 static cache_block *idle; /* guarded by mu */
 static size_t n_idle, cap_idle;
 static uint64_t idle_bytes;
-
-static uint64_t cache_limit(void)
-{
-    const char *v = getenv("ACLNN_EMU_CACHE_BYTES");
-    if (!v || !*v)
-        return CACHE_DEFAULT_BYTES;
-    char *end;
-    unsigned long long n = strtoull(v, &end, 10);
-    return *end ? CACHE_DEFAULT_BYTES : (uint64_t)n;
-}
 
 /* Powers of two up to 2 MiB, then whole 2 MiB pages. 0 on overflow. */
 static size_t size_class(size_t n)
@@ -722,7 +711,7 @@ static void *cache_take(size_t cls, int kind)
  * now); false: the block alone exceeds the bound, the caller frees it. */
 static bool cache_put(void *base, size_t cls, int kind)
 {
-    const uint64_t limit = cache_limit();
+    const uint64_t limit = emu_cache_bytes();
     bool kept = false;
     pthread_mutex_lock(&mu);
     while (cls && cls <= limit && idle_bytes + cls > limit && n_idle > 0) {

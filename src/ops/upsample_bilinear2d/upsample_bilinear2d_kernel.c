@@ -76,6 +76,15 @@ static void map_free(axis_map *m)
     free(m->wh);
 }
 
+/* Output b + period reads step inputs further on than output b, with the same weights. */
+static bool map_repeats(const void *ctx, int64_t b)
+{
+    const axis_map *m = ctx;
+    const int64_t p = m->period, s = m->step;
+    return m->lo[b + p] == m->lo[b] + s && m->hi[b + p] == m->hi[b] + s && m->wl[b + p] == m->wl[b] &&
+           m->wh[b + p] == m->wh[b];
+}
+
 /* The longest stretch where the map repeats every `period` outputs, `step` inputs on, for an
  * integer factor of 2, 4 or 8 (upscaling: period out / in, step 1; downscaling: period 1,
  * step in / out). */
@@ -86,24 +95,14 @@ static void find_period(axis_map *m, int64_t in, int64_t out)
     const int64_t s = up == 2 || up == 4 || up == 8 ? 1 : down == 2 || down == 4 || down == 8 ? down : 0;
     if (!s)
         return;
-    const int64_t period = s == 1 ? up : 1;
-    int64_t best0 = 0, best_len = 0;
-    for (int64_t a = 0; a + period < out;) {
-        int64_t b = a;
-        while (b + period < out && m->lo[b + period] == m->lo[b] + s && m->hi[b + period] == m->hi[b] + s &&
-               m->wl[b + period] == m->wl[b] && m->wh[b + period] == m->wh[b])
-            b++;
-        if (b - a + period > best_len) { /* outputs [a, b + period) follow the pattern */
-            best0 = a;
-            best_len = b - a + period;
-        }
-        a = b + 1;
-    }
-    if (best_len >= 4 * period) {
-        m->period = period;
-        m->step = s;
-        m->o0 = best0;
-        m->runs = best_len / period;
+    /* emu_longest_repeat reads the candidate period and step from the map. */
+    m->period = s == 1 ? up : 1;
+    m->step = s;
+    const int64_t len = emu_longest_repeat(out, m->period, map_repeats, m, &m->o0);
+    if (len >= 4 * m->period) {
+        m->runs = len / m->period;
+    } else {
+        m->period = m->step = m->o0 = 0;
     }
 }
 

@@ -111,6 +111,13 @@ static void find_affine_run(axis_taps *t, int64_t in)
     }
 }
 
+/* Input index b + period starts one source further on than index b. */
+static bool first_repeats(const void *ctx, int64_t b)
+{
+    const axis_taps *t = ctx;
+    return t->first[b + t->period] == t->first[b] + 1;
+}
+
 /* The longest stretch where first[] repeats with a period of in / out (2, 4 or 8) input indices. */
 static void find_subperiod(axis_taps *t, int64_t in, int64_t out)
 {
@@ -118,22 +125,12 @@ static void find_subperiod(axis_taps *t, int64_t in, int64_t out)
     const int64_t s = out > 0 && in % out == 0 ? in / out : 0;
     if (t->taps > 2 || (s != 2 && s != 4 && s != 8))
         return;
-    int64_t best0 = 0, best_len = 0;
-    for (int64_t a = 0; a + s < in;) {
-        int64_t b = a;
-        while (b + s < in && t->first[b + s] == t->first[b] + 1)
-            b++;
-        if (b - a + s > best_len) {
-            best0 = a;
-            best_len = b - a + s;
-        }
-        a = b + 1;
-    }
-    if (best_len >= 4 * s) {
-        t->period = s;
-        t->p0 = best0;
-        t->runs = best_len / s;
-    }
+    t->period = s; /* read by first_repeats */
+    const int64_t len = emu_longest_repeat(in, s, first_repeats, t, &t->p0);
+    if (len >= 4 * s)
+        t->runs = len / s;
+    else
+        t->period = t->p0 = 0;
 }
 
 static bool taps_build(axis_taps *t, int64_t in, int64_t out, float ratio, bool align_corners, bool identity)
