@@ -68,8 +68,12 @@ ACL_FUNC_VISIBILITY bool aclnnEmuIsDeviceMemory(const void *ptr, size_t size);
  */
 ACL_FUNC_VISIBILITY void *aclnnEmuCacheAlloc(size_t size);
 
-/** Gives a block of aclnnEmuCacheAlloc back (kept idle within the bound, else freed). NULL is ignored. */
-ACL_FUNC_VISIBILITY void aclnnEmuCacheFree(void *ptr);
+/**
+ * Gives a block of aclnnEmuCacheAlloc back (kept idle within the bound, else freed). NULL is ignored.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM (nothing is freed) for a pointer that is not a live
+ *          block of aclnnEmuCacheAlloc, e.g. one freed already.
+ */
+ACL_FUNC_VISIBILITY aclError aclnnEmuCacheFree(void *ptr);
 
 /** Frees every idle block, result and device blocks alike (aclFinalize and aclrtResetDevice do too).
  * @returns the bytes released. */
@@ -77,6 +81,39 @@ ACL_FUNC_VISIBILITY uint64_t aclnnEmuCacheTrim(void);
 
 /** Bytes the cache holds idle. */
 ACL_FUNC_VISIBILITY uint64_t aclnnEmuCacheIdleBytes(void);
+
+/**
+ * Waits up to timeoutMs milliseconds for the work enqueued on stream so far,
+ * without reporting anything (no log line, no recent error), for callers that
+ * wait in slices to stay responsive (the Python layer lets Ctrl-C through
+ * between them); aclrtSynchronizeStream afterwards reports the work's status.
+ * @param done receives 1 when the stream is idle, else 0.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL done; ACL_ERROR_RT_PARAM_INVALID for
+ *          timeoutMs < 0; the stream errors of aclrtSynchronizeStream for a bad stream.
+ */
+ACL_FUNC_VISIBILITY aclError aclnnEmuStreamWait(aclrtStream stream, int32_t timeoutMs, int32_t *done);
+
+/**
+ * Device memory for a workspace the caller passes to operators that do not
+ * touch it (the Python array API: CANN's estimated workspaces run to hundreds
+ * of MiB): recorded like aclrtMalloc's, but address space only, its pages
+ * committed only where written, never filled in strict mode and never kept in
+ * the block cache. Release it with aclrtFree.
+ * @returns as aclrtMalloc (huge-page policy aside).
+ */
+ACL_FUNC_VISIBILITY aclError aclnnEmuMallocReserved(void **devPtr, size_t size);
+
+/**
+ * Outputs that CANN's kernels leave unwritten (an empty input with a
+ * non-empty output, Ascend950's equal-shape upsample backward, which launches
+ * no kernel) are filled with 0xff bytes, NaN in every float type, by the
+ * calling thread's launches while on (1), as strict mode does always; off (0,
+ * the default) leaves them as CANN does. For callers that hand out fresh
+ * result memory (the Python array API): a result never shows what the memory
+ * held before.
+ * @returns ACL_SUCCESS.
+ */
+ACL_FUNC_VISIBILITY aclError aclnnEmuSetFillUnwritten(int32_t fill);
 
 /**
  * Blocking launches for the calling thread (1) or asynchronous ones (0, the

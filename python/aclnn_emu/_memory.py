@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ._ffi import ffi, lib
+from .errors import ACLNN_ERR_PARAM_INVALID, ParamInvalidError
 
 _STRIDES_CACHE: dict[tuple[int, ...], list[int]] = {}
 
@@ -48,10 +49,42 @@ def element_strides(a: np.ndarray) -> list[int]:
 
 
 def describable(a: np.ndarray) -> np.ndarray:
-    """``a`` itself when an ``aclTensor`` can describe it, else a C-contiguous copy."""
+    """``a`` itself when an ``aclTensor`` can describe it, else a C-contiguous native copy.
+
+    A copy is made for strides the tensor cannot express, for non-native byte
+    order (the kernels read native values) and for elements not aligned to
+    their size (the kernels load whole elements).
+    """
+    if not a.dtype.isnative or not a.flags.aligned:
+        return np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))
     if a.flags.c_contiguous or all(s >= 0 and s % a.itemsize == 0 for s in a.strides):
         return a
     return np.ascontiguousarray(a)
+
+
+def check_in_place(a: np.ndarray, what: str) -> None:
+    """Refuse an array the C library cannot use in place (a handle-level tensor has no copy to fall back on).
+
+    Raises
+    ------
+    ParamInvalidError
+        For non-native byte order or elements not aligned to their size: the
+        kernels would read the bytes as native, aligned values.
+    """
+    if not a.dtype.isnative:
+        raise ParamInvalidError(
+            ACLNN_ERR_PARAM_INVALID,
+            f"{what} has non-native byte order ({a.dtype.str}); the kernels read native values: pass "
+            f"a.astype(a.dtype.newbyteorder('='))",
+            "aclCreateTensor",
+        )
+    if not a.flags.aligned:
+        raise ParamInvalidError(
+            ACLNN_ERR_PARAM_INVALID,
+            f"{what} data at {a.ctypes.data:#x} is not aligned to its {a.itemsize}-byte elements; pass a copy "
+            f"(np.ascontiguousarray)",
+            "aclCreateTensor",
+        )
 
 
 def reach(shape: Sequence[int], strides: Sequence[int], offset: int = 0) -> int:

@@ -94,6 +94,9 @@ class _Call:
         self.tensors: list[Any] = []
         self.arrays: list[Any] = []
         self.registered: list[Any] = []
+        self.memory: list[np.ndarray] = []  # what the kernel reads and writes: alive until it is done
+        self.nbytes = 0
+        self.detached = False
 
     def tensor(self, a: np.ndarray, fmt: str) -> Any:
         shape = a.shape
@@ -107,6 +110,8 @@ class _Call:
         ptr = _memory.register(a, data, extent * a.itemsize)
         if ptr is not None:
             self.registered.append(ptr)
+        self.memory.append(a)
+        self.nbytes += extent * a.itemsize
         t = lib.aclCreateTensor(shape, len(shape), acl_dtype(a.dtype), strides, 0, FORMATS[fmt], [extent], 1, data)
         if t == ffi.NULL:
             check(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor")
@@ -121,9 +126,11 @@ class _Call:
         self.arrays.append(arr)
         return arr
 
-    def run(self, op: _Operator, args: list[Any], stream: Stream | None) -> None:
+    def run(self, op: _Operator, args: list[Any], stream: Stream | None, fresh: bool) -> None:
+        """Both phases and the wait; ``fresh``: the result is new memory (unwritten outputs are filled)."""
         # Statuses are checked inline (check() only on failure) and warnings
         # are delivered once, after the synchronisation: this path is hot.
+        s = stream.handle if stream is not None else ffi.NULL  # before phase one: nothing to release if closed
         ws, ex = ffi.new(_U64_P), ffi.new(_EXECUTOR_P)
         status = op.phase_one(*args, ws, ex)
         if status:
@@ -135,46 +142,87 @@ class _Call:
             except BaseException:
                 lib.aclDestroyAclOpExecutor(ex[0])
                 raise
-        s = stream.handle if stream is not None else ffi.NULL
-        # The call waits for the stream anyway: run on this thread, no worker wake-up.
-        lib.aclnnEmuSetLaunchBlocking(1)
+        # Small work runs on this thread (no worker wake-up); large work runs
+        # on the stream's worker while this thread waits in slices, so that
+        # Ctrl-C gets through.
+        blocking = self.nbytes < _BLOCKING_MAX_BYTES
+        if blocking:
+            lib.aclnnEmuSetLaunchBlocking(1)
+        if fresh:
+            lib.aclnnEmuSetFillUnwritten(1)
         try:
             status = op.phase_two(workspace, ws[0], ex[0], s)
         finally:
-            lib.aclnnEmuSetLaunchBlocking(0)
+            if blocking:
+                lib.aclnnEmuSetLaunchBlocking(0)
+            if fresh:
+                lib.aclnnEmuSetFillUnwritten(0)
         if status:
             check(status, op.name)
+        self._wait(s, stream)  # earlier work on the stream may be long even when this call is not
         check(lib.aclrtSynchronizeStream(s), "aclrtSynchronizeStream")
 
+    def _wait(self, s: Any, stream: Stream | None) -> None:
+        done = ffi.new("int32_t *")
+        try:
+            while not done[0]:
+                check(lib.aclnnEmuStreamWait(s, _WAIT_SLICE_MS, done), "aclnnEmuStreamWait")
+        except KeyboardInterrupt:
+            # The work goes on: what it reads and writes stays alive until it is done.
+            self.detached = True
+            keep = (stream, _take_workspace())
+            threading.Thread(target=self._finish_detached, args=(s, keep), daemon=True).start()
+            raise
+
+    def _finish_detached(self, s: Any, keep: tuple[Any, ...]) -> None:
+        ensure_device()  # the default stream is the device's, whichever thread waits
+        done = ffi.new("int32_t *")
+        while not done[0] and lib.aclnnEmuStreamWait(s, 1000, done) == 0:
+            pass
+        self.detached = False
+        self.close()
+        del keep
+
     def close(self) -> None:
+        if self.detached:
+            return  # the thread waiting for the interrupted work closes it
         for t in self.tensors:
             lib.aclDestroyTensor(t)
         for a in self.arrays:
             lib.aclDestroyIntArray(a)
         for r in self.registered:
             lib.aclrtHostUnregister(r)
+        self.tensors, self.arrays, self.registered, self.memory = [], [], [], []
 
+
+# Calls whose tensors span fewer bytes launch blocking (see _Call.run).
+_BLOCKING_MAX_BYTES = 256 << 10
+# How long a wait lasts before Python gets to handle a signal.
+_WAIT_SLICE_MS = 50
 
 _WORKSPACE_CACHE = threading.local()
-_WORKSPACE_CACHE_MAX = 256 << 20
 
 
 def _cached_workspace(nbytes: int) -> Any:
     """Device memory for a workspace of nbytes, kept per thread for the next call.
 
     Array-level calls synchronise before they return, so one buffer serves
-    them all; CANN's workspaces are large (tens of MiB), and allocating one
-    per call would cost more than a small operator.
+    them all. The kernels never touch a workspace, and CANN's estimates run to
+    hundreds of MiB: the buffer is address space only (``reserved``), so it
+    costs no memory however large.
     """
     buf = getattr(_WORKSPACE_CACHE, "buf", None)
     if buf is not None and buf.nbytes >= nbytes and lib.aclnnEmuIsDeviceMemory(buf.handle, buf.nbytes):
         return buf.handle
-    buf = DeviceBuffer(nbytes)
-    if nbytes <= _WORKSPACE_CACHE_MAX:
-        _WORKSPACE_CACHE.buf = buf
-    else:
-        _WORKSPACE_CACHE.once = buf  # kept until the next call replaces it
+    _WORKSPACE_CACHE.buf = buf = DeviceBuffer(nbytes, reserved=True)
     return buf.handle
+
+
+def _take_workspace() -> Any:
+    """The thread's workspace buffer, no longer its cache's (interrupted work still has it)."""
+    buf = getattr(_WORKSPACE_CACHE, "buf", None)
+    _WORKSPACE_CACHE.buf = None
+    return buf
 
 
 class _Operator:
@@ -199,7 +247,7 @@ class _Operator:
         call = _Call()
         try:
             self_args = args(call, target)
-            call.run(self, self_args, stream)
+            call.run(self, self_args, stream, fresh=out is None)
         finally:
             call.close()
         if target is not view:

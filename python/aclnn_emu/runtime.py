@@ -440,13 +440,20 @@ class DeviceBuffer(_Handle):
         Size in bytes (> 0).
     policy : int
         An ``aclrtMemMallocPolicy`` (default ACL_MEM_MALLOC_HUGE_FIRST).
+    reserved : bool
+        Address space only (``aclnnEmuMallocReserved``): pages are committed
+        only where written, never filled in strict mode. For workspaces the
+        kernels do not touch.
     """
 
-    def __init__(self, nbytes: int, policy: int = 0) -> None:
+    def __init__(self, nbytes: int, policy: int = 0, *, reserved: bool = False) -> None:
         super().__init__()
         ensure_device()
         out = ffi.new("void **")
-        check(lib.aclrtMalloc(out, nbytes, policy), "aclrtMalloc")
+        if reserved:  # address space only: for workspaces the kernels never touch
+            check(lib.aclnnEmuMallocReserved(out, nbytes), "aclnnEmuMallocReserved")
+        else:
+            check(lib.aclrtMalloc(out, nbytes, policy), "aclrtMalloc")
         self._own(out[0], lib.aclrtFree)
         self.nbytes = int(nbytes)
 
@@ -540,6 +547,7 @@ class Tensor(_Handle):
             a = data
             if not isinstance(a, np.ndarray):
                 raise TypeError(f"Tensor data must be a numpy array or DeviceBuffer, got {type(a).__name__}")
+            _memory.check_in_place(a, "Tensor data")
             dt = a.dtype
             item = dt.itemsize
             elem_strides = _memory.element_strides(a)

@@ -45,3 +45,24 @@ void emu_copy_f32(float *restrict dst, const float *restrict src, int64_t n, boo
     (void)stream;
     memcpy(dst, src, (size_t)n * sizeof *dst);
 }
+
+void emu_view_fill_bytes(const emu_view *v, int byte)
+{
+    const size_t item = emu_view_item_size(v);
+    const int64_t n = emu_view_numel(v);
+    if (n <= 0 || item == 0)
+        return;
+    char *base = (char *)v->data + (size_t)v->offset * item;
+    int64_t index[EMU_VIEW_MAX_DIMS] = {0};
+    for (int64_t e = 0; e < n; e++) {
+        int64_t at = 0;
+        for (uint64_t d = 0; d < v->ndim; d++)
+            at += index[d] * v->strides[d];
+        memset(base + (size_t)at * item, byte, item);
+        for (uint64_t d = v->ndim; d-- > 0;) { /* the next index, last axis fastest */
+            if (++index[d] < v->dims[d])
+                break;
+            index[d] = 0;
+        }
+    }
+}

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "acl/acl_base.h" /* aclDataType */
 
@@ -66,6 +67,8 @@ int emu_kernel_threads(void);
  * calls emu_stream_fence once after its last one (a fence per row would stall
  * every row). */
 void emu_copy_f32(float *restrict dst, const float *restrict src, int64_t n, bool stream);
+/* Sets every byte of v's elements (and no other byte) to byte. */
+void emu_view_fill_bytes(const emu_view *v, int byte);
 void emu_stream_fence(void);
 
 /* A kernel thread's scratch buffers in one block: bufs[i] receives
@@ -118,5 +121,69 @@ static inline int64_t emu_longest_repeat(int64_t n, int64_t period, bool (*repea
 #else
 #define EMU_HOT_INLINE static inline
 #endif
+
+/* The work a RoIAlign kernel accepts, forward and backward alike: each
+ * kernel counts what its time grows with, in units of what one unit costs
+ * (a block of 16 channels, or more where it emulates float16 lane by lane),
+ * and refuses a launch beyond a limit that takes 10-20 s here, instead of
+ * computing for hours. The forward counts samples (pooled bins times samples
+ * per bin, both axes; a box may ask for EMU_ROI_MAX_SAMPLES_PER_BOX at most,
+ * all boxes for EMU_ROI_MAX_SAMPLES); the backward, whose weights come in
+ * closed form however many samples, counts the pixels each box's bins cover
+ * (EMU_ROI_MAX_PIXELS). */
+#define EMU_ROI_MAX_SAMPLES_PER_BOX ((int64_t)1 << 20)
+#define EMU_ROI_MAX_SAMPLES ((int64_t)1 << 30)
+#define EMU_ROI_MAX_PIXELS ((int64_t)1 << 34)
+
+typedef struct emu_roi_budget {
+    double channel_units;  /* per sample or pixel */
+    const char *unit_name; /* "channel blocks of 16", ... */
+    const char *counted;   /* "samples", "pixel updates" */
+    int64_t per_box_limit; /* 0: none */
+    int64_t limit;
+    double work;
+    int64_t too_many, first_too_many, first_count_y, first_count_x;
+} emu_roi_budget;
+
+/* Counts box k's work: count_y * count_x (the forward: samples per bin) times
+ * pooled_h * pooled_w (1 for counts already per box); false (and counted in
+ * too_many) when the box alone exceeds the per-box limit. */
+static inline bool emu_roi_budget_add(emu_roi_budget *b, int64_t k, int64_t count_y, int64_t count_x,
+                                      int64_t pooled_h, int64_t pooled_w)
+{
+    const double total = (double)count_x * (double)pooled_w * (double)count_y * (double)pooled_h;
+    if (b->per_box_limit && total > (double)b->per_box_limit) {
+        if (b->too_many++ == 0) {
+            b->first_too_many = k;
+            b->first_count_y = count_y;
+            b->first_count_x = count_x;
+        }
+        return false;
+    }
+    b->work += total * b->channel_units;
+    return true;
+}
+
+/* 0, or EMU_KERNEL_ERR_PARAM_INVALID with the limit that was passed in msg
+ * (prefixed with "op: " unless op is NULL). */
+static inline int emu_roi_budget_check(const emu_roi_budget *b, const char *op, char *msg, size_t cap)
+{
+    const char *sep = op ? ": " : "";
+    op = op ? op : "";
+    if (b->too_many) {
+        snprintf(msg, cap, "%s%s%lld box(es) ask for more than %lld %s each (first: box %lld, %lld x %lld per "
+                 "bin); the emulator refuses them rather than compute for hours", op, sep, (long long)b->too_many,
+                 (long long)b->per_box_limit, b->counted, (long long)b->first_too_many, (long long)b->first_count_y,
+                 (long long)b->first_count_x);
+        return EMU_KERNEL_ERR_PARAM_INVALID;
+    }
+    if (b->work > (double)b->limit) {
+        snprintf(msg, cap, "%s%sthe boxes ask for %.3g %s in all (times %s), more than %lld; the emulator refuses "
+                 "them rather than compute for hours", op, sep, b->work, b->counted, b->unit_name,
+                 (long long)b->limit);
+        return EMU_KERNEL_ERR_PARAM_INVALID;
+    }
+    return 0;
+}
 
 #endif /* ACLNN_EMU_KERNEL_H_ */

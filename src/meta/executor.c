@@ -7,6 +7,7 @@
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,11 @@
 
 #include "meta.h"
 
+/* Callers on other threads may launch, rebind, mark or destroy one executor
+ * at once: every use pins it in the registry (its memory outlives a racing
+ * destroy), and mu orders the reads and writes of its fields. */
 struct aclOpExecutor {
+    pthread_mutex_t mu;
     bool repeatable;
     emu_launch *plan; /* tensors and attributes as captured at phase one (workspace unset) */
 };
@@ -27,14 +32,29 @@ static size_t launch_bytes(size_t params_size)
 static void executor_free(void *p)
 {
     aclOpExecutor *ex = p;
+    pthread_mutex_destroy(&ex->mu);
     free(ex->plan);
     free(ex);
 }
 
-/* Destroys a live executor (its memory is quarantined: see emu_registry_release). */
-static void executor_release(aclOpExecutor *ex)
+/* Destroys an executor the caller has pinned: exactly one caller retires it
+ * (its memory is quarantined when the last pin goes); the others learn that
+ * it was already used up or destroyed. */
+static int executor_retire(const char *api, aclOpExecutor *ex)
 {
-    emu_registry_release(ex, EMU_EXECUTOR, sizeof *ex + launch_bytes(ex->plan->params_size), executor_free);
+    emu_found f = emu_registry_release(ex, EMU_EXECUTOR, sizeof *ex + launch_bytes(ex->plan->params_size),
+                                       executor_free);
+    return emu_handle_error(f, ex, EMU_EXECUTOR, ACLNN_ERR_PARAM_INVALID, api, "executor");
+}
+
+/* Pins a live executor for the caller's use (0), or reports it (NULL, stale, foreign). */
+static int executor_pin(const char *api, const aclOpExecutor *executor)
+{
+    emu_diag_api(api);
+    if (!executor)
+        return emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "executor is NULL");
+    return emu_handle_error(emu_registry_pin(executor, EMU_EXECUTOR), executor, EMU_EXECUTOR,
+                            ACLNN_ERR_PARAM_INVALID, api, "executor");
 }
 
 int emu_executor_create(const emu_op_def *op, const aclTensor *const *tensors, const void *params,
@@ -50,6 +70,11 @@ int emu_executor_create(const emu_op_def *op, const aclTensor *const *tensors, c
         free(ex);
         free(plan);
         return emu_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, api, "out of memory creating the executor");
+    }
+    if (pthread_mutex_init(&ex->mu, NULL) != 0) {
+        free(ex);
+        free(plan);
+        return emu_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, api, "cannot create the executor's lock");
     }
     ex->repeatable = false;
     ex->plan = plan;
@@ -92,39 +117,72 @@ static bool byte_span(const aclTensor *t, uintptr_t *lo, uintptr_t *hi)
     return true;
 }
 
-/* Validation-mode checks on the data pointers of one launch (they may have been rebound). */
+/* Where a tensor's bytes lie: an error (NULL, freed memory, past the end of
+ * its block or of a host allocation the allocator can measure: running it
+ * would touch memory that is not its own), or 0 with *unrecorded set when the
+ * memory is in no recorded block (a validation-mode matter, checked later). */
+static int check_one_tensor(const char *api, const aclTensor *t, const char *name, bool *unrecorded)
+{
+    *unrecorded = false;
+    int64_t extent = emu_tensor_extent(t);
+    if (extent == 0)
+        return 0;
+    if (!t->data)
+        return emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "%s has no data (NULL address)", name);
+    size_t item = emu_dtype_size(t->dtype);
+    const char *first = (const char *)t->data + (size_t)t->offset * item;
+    size_t span = ((size_t)extent - (size_t)t->offset) * item;
+    emu_block_info b;
+    if (emu_mem_freed(first, span, &b))
+        return emu_error(ACLNN_ERR_PARAM_INVALID, api,
+                         "%s data [%p, +%zu) lies in %s memory that was freed (the %zu-byte block at %p; use after "
+                         "free)",
+                         name, (const void *)first, span, b.device ? "device" : "host", b.size, (void *)b.base);
+    if (emu_mem_find(first, span, &b))
+        return 0;
+    if (emu_mem_find(first, 0, &b))
+        return emu_error(ACLNN_ERR_PARAM_INVALID, api,
+                         "%s view reaches %zu bytes past the end of its %zu-byte block at %p (offset %lld, "
+                         "furthest element %lld)",
+                         name, (size_t)(first + span - (const char *)(b.base + b.size)), b.size, (void *)b.base,
+                         (long long)t->offset, (long long)extent - 1);
+    size_t host_size;
+    const size_t reach = (size_t)extent * item;
+    if (emu_host_alloc_size(t->data, &host_size) && reach > host_size)
+        return emu_error(ACLNN_ERR_PARAM_INVALID, api,
+                         "%s view reaches %zu bytes past the end of its %zu-byte host allocation at %p (offset %lld, "
+                         "furthest element %lld)",
+                         name, reach - host_size, host_size, t->data, (long long)t->offset, (long long)extent - 1);
+    *unrecorded = true;
+    return 0;
+}
+
+/* The checks on the data pointers of one launch (they may have been rebound):
+ * first what would touch memory out of bounds, in every mode, then the
+ * validation-mode warnings. */
 static int check_tensor_memory(const char *api, const emu_launch *l)
 {
     size_t n = l->op->n_inputs + l->op->n_outputs;
+    bool unrecorded[EMU_MAX_IO] = {0};
     for (size_t i = 0; i < n; i++) {
-        const aclTensor *t = &l->tensors[i];
-        const char *name = l->op->tensor_names[i];
-        int64_t extent = emu_tensor_extent(t);
-        if (extent == 0)
-            continue;
-        if (!t->data)
-            return emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "%s has no data (NULL address)", name);
-        size_t item = emu_dtype_size(t->dtype);
-        const char *first = (const char *)t->data + (size_t)t->offset * item;
-        size_t span = ((size_t)extent - (size_t)t->offset) * item;
-        emu_block_info b;
-        if (emu_mem_find(first, span, &b))
-            continue;
-        if (emu_mem_find(first, 0, &b)) {
-            /* Inside a block but reaching past it: running it would read or write out of bounds. */
-            return emu_error(ACLNN_ERR_PARAM_INVALID, api,
-                             "%s view reaches %zu bytes past the end of its %zu-byte block at %p (offset %lld, "
-                             "furthest element %lld)",
-                             name, (size_t)(first + span - (const char *)(b.base + b.size)), b.size, (void *)b.base,
-                             (long long)t->offset, (long long)extent - 1);
-        }
-        int st = emu_misuse(ACLNN_ERR_PARAM_INVALID, api,
-                            "%s data %p is not inside memory from aclrtMalloc (host memory passed as device memory?)",
-                            name, t->data);
+        int st = check_one_tensor(api, &l->tensors[i], l->op->tensor_names[i], &unrecorded[i]);
+        if (st)
+            return st;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int st = !unrecorded[i] ? 0
+                                : emu_misuse(ACLNN_ERR_PARAM_INVALID, api,
+                                             "%s data %p is not inside memory from aclrtMalloc (host memory passed "
+                                             "as device memory?)",
+                                             l->op->tensor_names[i], l->tensors[i].data);
         if (st)
             return st;
     }
     emu_block_info wb;
+    if (l->workspace_size && emu_mem_freed(l->workspace, (size_t)l->workspace_size, &wb))
+        return emu_error(ACLNN_ERR_PARAM_INVALID, api,
+                         "workspace %p lies in memory that was freed (the %zu-byte block at %p; use after free)",
+                         l->workspace, wb.size, (void *)wb.base);
     if (l->workspace_size && !emu_mem_find(l->workspace, (size_t)l->workspace_size, &wb) &&
         emu_mem_find(l->workspace, 0, &wb))
         return emu_error(ACLNN_ERR_PARAM_INVALID, api, "workspace %p + %llu bytes runs past the end of its %zu-byte block",
@@ -170,13 +228,21 @@ static int run_launch(void *ctx, char *msg, size_t cap)
     return st;
 }
 
-/* Phase two releases a single-use executor whatever happens (as CANN's
- * framework does), so a failed launch leaks nothing; a second use is then
- * reported as such. Repeatable executors stay until aclDestroyAclOpExecutor. */
-static void consume(aclOpExecutor *executor)
+/* aclnnEmuSetFillUnwritten: this thread's launches fill outputs CANN leaves unwritten. */
+static _Thread_local bool fill_unwritten;
+
+ACL_FUNC_VISIBILITY aclError aclnnEmuSetFillUnwritten(int32_t fill)
 {
-    if (!executor->repeatable)
-        executor_release(executor);
+    fill_unwritten = fill != 0;
+    return ACL_SUCCESS;
+}
+
+void emu_launch_leave_unwritten(const emu_launch *l, size_t index)
+{
+    if (!l->fill_unwritten && !emu_strict())
+        return;
+    const emu_view v = emu_launch_view(l, index);
+    emu_view_fill_bytes(&v, 0xff);
 }
 
 emu_view emu_launch_view(const emu_launch *l, size_t index)
@@ -188,49 +254,64 @@ emu_view emu_launch_view(const emu_launch *l, size_t index)
     return v;
 }
 
+/* Phase two's claim on the executor: checks that it is live and was made for
+ * op, takes a snapshot of its plan into *out, and retires a single-use
+ * executor whatever happens next (as CANN's framework releases it on every
+ * outcome, so a failed launch leaks nothing). Of two threads launching one
+ * single-use executor exactly one gets it; the other is told it was used up. */
+static int executor_claim(const emu_op_def *op, aclOpExecutor *executor, emu_launch **out)
+{
+    const char *api = op->name;
+    int st = executor_pin(api, executor);
+    if (st)
+        return st;
+    pthread_mutex_lock(&executor->mu);
+    const emu_launch *plan = executor->plan;
+    if (plan->op != op)
+        st = emu_error(ACLNN_ERR_PARAM_INVALID, api,
+                       "executor %p was created by %sGetWorkspaceSize, not %sGetWorkspaceSize", (void *)executor,
+                       plan->op->name, op->name);
+    else if (!executor->repeatable)
+        st = executor_retire(api, executor);
+    /* Each run gets its own snapshot, so rebinding addresses or destroying a
+     * repeatable executor never disturbs runs already enqueued. */
+    emu_launch *l = st ? NULL : malloc(launch_bytes(plan->params_size));
+    if (l)
+        memcpy(l, plan, launch_bytes(plan->params_size));
+    else if (!st)
+        st = emu_error(ACLNN_ERR_INNER, api, "out of memory");
+    pthread_mutex_unlock(&executor->mu);
+    emu_registry_unpin(executor);
+    *out = l;
+    return st;
+}
+
 int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
                         aclrtStream stream)
 {
     const char *api = op->name;
-    emu_diag_api(api);
-    if (!executor)
-        return emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "executor is NULL");
-    int st = emu_check_handle(executor, EMU_EXECUTOR, ACLNN_ERR_PARAM_INVALID, api, "executor");
+    emu_launch *l = NULL;
+    int st = executor_claim(op, executor, &l);
     if (st)
         return st;
-    const emu_launch *plan = executor->plan;
-    if (plan->op != op)
-        return emu_error(ACLNN_ERR_PARAM_INVALID, api, "executor %p was created by %sGetWorkspaceSize, not %sGetWorkspaceSize",
-                         (void *)executor, plan->op->name, op->name);
-    if (plan->workspace_size > 0 && !workspace)
+    /* From here on the executor is not touched: a single-use one is gone. */
+    if (l->workspace_size > 0 && !workspace)
         st = emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "workspace is NULL but phase one asked for %llu bytes",
-                       (unsigned long long)plan->workspace_size);
-    else if (workspace_size < plan->workspace_size)
+                       (unsigned long long)l->workspace_size);
+    else if (workspace_size < l->workspace_size)
         st = emu_error(ACLNN_ERR_PARAM_INVALID, api,
                        "workspaceSize %llu is smaller than the %llu bytes phase one asked for",
-                       (unsigned long long)workspace_size, (unsigned long long)plan->workspace_size);
+                       (unsigned long long)workspace_size, (unsigned long long)l->workspace_size);
     emu_stream *s = NULL;
     if (!st && emu_stream_resolve(stream, api, ACLNN_ERR_PARAM_INVALID, &s) != 0)
         st = ACLNN_ERR_RUNTIME_ERROR;
-    if (st) {
-        consume(executor);
-        return st;
-    }
-
-    /* Each run gets its own snapshot, so rebinding addresses or destroying a
-     * repeatable executor never disturbs runs already enqueued. */
-    emu_launch *l = malloc(launch_bytes(plan->params_size));
-    if (!l) {
-        consume(executor); /* every failure of phase two releases a single-use executor */
-        return emu_error(ACLNN_ERR_INNER, api, "out of memory");
-    }
-    memcpy(l, plan, launch_bytes(plan->params_size));
-    l->workspace = workspace;
     /* The operator sees what it asked for, never the caller's (larger) claim. */
-    l->workspace_size = plan->workspace_size;
-    if ((st = check_tensor_memory(api, l)) != 0) {
+    l->workspace = workspace;
+    l->fill_unwritten = fill_unwritten;
+    if (!st)
+        st = check_tensor_memory(api, l);
+    if (st) {
         free(l);
-        consume(executor);
         return st;
     }
     void *data[EMU_MAX_IO] = {0};
@@ -238,7 +319,6 @@ int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspac
         if (emu_tensor_extent(&l->tensors[i]) > 0)
             data[i] = l->tensors[i].data;
     const uint64_t used_workspace = l->workspace_size;
-    consume(executor);
     uint64_t seq;
     if (emu_stream_enqueue(s, run_launch, free, l, &seq) != 0)
         return emu_error(ACLNN_ERR_INNER, api, "out of memory enqueuing the operator");
@@ -254,44 +334,48 @@ int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspac
     return ACLNN_SUCCESS;
 }
 
-/* Shared prologue of the executor functions below. */
-static int check_executor(const char *api, const aclOpExecutor *executor)
-{
-    emu_diag_api(api);
-    if (!executor)
-        return emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "executor is NULL");
-    return emu_check_handle(executor, EMU_EXECUTOR, ACLNN_ERR_PARAM_INVALID, api, "executor");
-}
-
 ACL_FUNC_VISIBILITY aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)
 {
-    int st = check_executor("aclSetAclOpExecutorRepeatable", executor);
-    if (!st)
-        executor->repeatable = true;
-    return st;
+    const char *api = "aclSetAclOpExecutorRepeatable";
+    int st = executor_pin(api, executor);
+    if (st)
+        return st;
+    pthread_mutex_lock(&executor->mu);
+    executor->repeatable = true;
+    pthread_mutex_unlock(&executor->mu);
+    emu_registry_unpin(executor);
+    return ACLNN_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor)
 {
-    int st = check_executor("aclDestroyAclOpExecutor", executor);
+    const char *api = "aclDestroyAclOpExecutor";
+    int st = executor_pin(api, executor);
     if (st)
         return st;
-    executor_release(executor);
-    return ACLNN_SUCCESS;
+    /* A launch racing this destroy either claimed the executor first (then
+     * this reports it used up) or comes after (and reports it destroyed). */
+    st = executor_retire(api, executor);
+    emu_registry_unpin(executor);
+    return st;
 }
 
 static aclnnStatus set_addr(const char *api, aclOpExecutor *executor, size_t index, bool output, void *addr)
 {
-    int st = check_executor(api, executor);
+    int st = executor_pin(api, executor);
     if (st)
         return st;
+    pthread_mutex_lock(&executor->mu);
     const emu_op_def *op = executor->plan->op;
     size_t count = output ? op->n_outputs : op->n_inputs;
     if (index >= count)
-        return emu_error(ACLNN_ERR_PARAM_INVALID, api, "index %zu is out of range: %s has %zu %s tensor(s)", index,
-                         op->name, count, output ? "output" : "input");
-    executor->plan->tensors[(output ? op->n_inputs : 0) + index].data = addr;
-    return ACLNN_SUCCESS;
+        st = emu_error(ACLNN_ERR_PARAM_INVALID, api, "index %zu is out of range: %s has %zu %s tensor(s)", index,
+                       op->name, count, output ? "output" : "input");
+    else
+        executor->plan->tensors[(output ? op->n_inputs : 0) + index].data = addr;
+    pthread_mutex_unlock(&executor->mu);
+    emu_registry_unpin(executor);
+    return st;
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, size_t index, aclTensor *tensor,

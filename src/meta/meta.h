@@ -73,6 +73,7 @@ typedef struct emu_launch {
     aclTensor tensors[EMU_MAX_IO]; /* inputs then outputs */
     void *workspace;
     uint64_t workspace_size; /* what phase one asked for (the caller may have passed more) */
+    bool fill_unwritten;     /* outputs CANN leaves unwritten get the strict-mode fill (see below) */
     size_t params_size;
     _Alignas(16) unsigned char params[];
 } emu_launch;
@@ -97,6 +98,11 @@ int emu_run_misuse(const char *op, char *msg, size_t cap, const char *fmt, ...) 
 
 /* The kernel's view of one of the launch's tensors (see ops/kernel.h). */
 emu_view emu_launch_view(const emu_launch *l, size_t index);
+/* A run step's word that CANN's kernels leave tensor index (an output)
+ * unwritten: it is then filled with 0xff bytes (NaN in every float type) in
+ * strict mode, or when the launching thread asked (aclnnEmuSetFillUnwritten),
+ * so that a fresh result never shows memory's earlier contents. */
+void emu_launch_leave_unwritten(const emu_launch *l, size_t index);
 
 /* ---- the op-check kit --------------------------------------------------- */
 

@@ -745,6 +745,21 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream strea
     return sync_stream(api, stream, timeout);
 }
 
+ACL_FUNC_VISIBILITY aclError aclnnEmuStreamWait(aclrtStream stream, int32_t timeoutMs, int32_t *done)
+{
+    const char *api = "aclnnEmuStreamWait";
+    if (!done)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "done is NULL");
+    if (timeoutMs < 0)
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "timeoutMs must be >= 0, got %d", (int)timeoutMs);
+    emu_stream *s;
+    int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
+    if (st)
+        return st;
+    *done = emu_stream_wait_idle(s, timeoutMs);
+    return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
 {
     EMU_API_ENTRY();

@@ -4,10 +4,13 @@
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
-#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
+#define _GNU_SOURCE /* madvise, MADV_HUGEPAGE, MAP_NORESERVE, process_vm_readv, malloc_usable_size */
+#include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +28,10 @@
 typedef struct block {
     uintptr_t base;
     size_t size;
+    size_t map_size; /* owned blocks: the bytes mapped for it (size rounded up) */
     bool device;
     bool owned; /* false: host memory registered with aclrtHostRegister */
+    bool reserved; /* aclnnEmuMallocReserved: address space only, never cached */
     int refs;   /* registrations of host memory (of aclrtMallocHost's too: it may be registered) */
     int policy;
     /* The last enqueued work that writes the block (missing-synchronise check) and
@@ -47,6 +52,208 @@ static void *cache_take(size_t cls, int kind);
 static bool cache_put(void *base, size_t cls, int kind);
 static block *blocks; /* sorted by base */
 static size_t n_blocks, cap_blocks;
+
+/* ---- freed blocks ------------------------------------------------------
+ * Owned blocks (aclrtMalloc, aclrtMallocHost) are mappings of their own. A
+ * freed one is either idle in the cache (mapped, for the next allocation of
+ * its class) or quarantined (its pages dropped, its addresses reserved), so
+ * that no other allocator can hand its addresses out while the library still
+ * recognises them: a later copy, memset or operator on them is refused, not
+ * run on memory that now belongs to someone else. The quarantine keeps the
+ * last QUARANTINE_BLOCKS blocks (QUARANTINE_VA bytes of address space at
+ * most); older ones are unmapped and forgotten. */
+#define QUARANTINE_BLOCKS 4096
+#define QUARANTINE_VA ((size_t)64 << 30)
+
+typedef struct freed_range {
+    uintptr_t base;
+    size_t size;
+    bool device;
+} freed_range;
+
+static freed_range *freed; /* sorted by base, guarded by mu */
+static size_t n_freed, cap_freed;
+static freed_range quarantine[QUARANTINE_BLOCKS]; /* a ring, oldest at q_head */
+static size_t q_head, q_count, q_bytes;
+
+/* Index of the first freed range ending after p. Caller holds mu. */
+static size_t freed_lower_locked(uintptr_t p)
+{
+    size_t lo = 0, hi = n_freed;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (freed[mid].base + freed[mid].size <= p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The freed range overlapping [p, p+len) (at least its first byte), or -1. */
+static ptrdiff_t freed_overlap_locked(uintptr_t p, size_t len)
+{
+    size_t i = freed_lower_locked(p);
+    if (i < n_freed && freed[i].base < p + (len ? len : 1) && p + (len ? len : 1) > p)
+        return (ptrdiff_t)i;
+    return -1;
+}
+
+static void freed_add_locked(uintptr_t base, size_t size, bool device)
+{
+    if (n_freed == cap_freed) {
+        size_t cap = cap_freed ? 2 * cap_freed : 64;
+        freed_range *grown = realloc(freed, cap * sizeof *grown);
+        if (!grown)
+            return; /* no memory to remember it: it just goes unrecognised */
+        freed = grown;
+        cap_freed = cap;
+    }
+    size_t i = freed_lower_locked(base);
+    memmove(&freed[i + 1], &freed[i], (n_freed - i) * sizeof *freed);
+    freed[i] = (freed_range){base, size, device};
+    n_freed++;
+}
+
+static void freed_remove_locked(uintptr_t base)
+{
+    size_t i = freed_lower_locked(base);
+    if (i < n_freed && freed[i].base == base) {
+        memmove(&freed[i], &freed[i + 1], (n_freed - i - 1) * sizeof *freed);
+        n_freed--;
+    }
+}
+
+/* A mapping of size bytes (a page multiple) aligned to align (a power of two);
+ * reserved: without swap reservation (pages are committed only when written). */
+static void *map_block(size_t size, size_t align, bool reserved)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t extra = align > page ? align : 0;
+    char *m = mmap(NULL, size + extra, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | (reserved ? MAP_NORESERVE : 0), -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    if (!extra)
+        return m;
+    const uintptr_t a = ((uintptr_t)m + align - 1) & ~(uintptr_t)(align - 1);
+    const size_t head = a - (uintptr_t)m;
+    if (head)
+        munmap(m, head);
+    if (extra - head)
+        munmap((char *)a + size, extra - head);
+    return (void *)a;
+}
+
+static void quarantine_evict_locked(void)
+{
+    freed_range q = quarantine[q_head];
+    q_head = (q_head + 1) % QUARANTINE_BLOCKS;
+    q_count--;
+    q_bytes -= q.size;
+    freed_remove_locked(q.base);
+    munmap((void *)q.base, q.size);
+}
+
+/* Holds a freed block's addresses back with its pages dropped (a fresh
+ * inaccessible reservation over them), so it costs no memory. Caller holds mu. */
+static void quarantine_locked(uintptr_t base, size_t size, bool device)
+{
+    void *r = mmap((void *)base, size, PROT_NONE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (r == MAP_FAILED) {
+        munmap((void *)base, size);
+        return;
+    }
+    while (q_count == QUARANTINE_BLOCKS || (q_count && q_bytes + size > QUARANTINE_VA))
+        quarantine_evict_locked();
+    quarantine[(q_head + q_count) % QUARANTINE_BLOCKS] = (freed_range){base, size, device};
+    q_count++;
+    q_bytes += size;
+    freed_add_locked(base, size, device);
+}
+
+bool emu_mem_freed(const void *p, size_t len, emu_block_info *out)
+{
+    pthread_mutex_lock(&mu);
+    ptrdiff_t i = freed_overlap_locked((uintptr_t)p, len);
+    if (i >= 0 && out)
+        *out = (emu_block_info){.base = freed[i].base, .size = freed[i].size, .device = freed[i].device};
+    pthread_mutex_unlock(&mu);
+    return i >= 0;
+}
+
+/* ---- host allocations the allocator can measure ------------------------ */
+
+/* A sanitizer's allocator answers exactly (weak: absent in plain processes). */
+extern int __sanitizer_get_ownership(const volatile void *p) __attribute__((weak));
+extern size_t __sanitizer_get_allocated_size(const volatile void *p) __attribute__((weak));
+
+/* Reads n bytes at addr without faulting on unmapped or inaccessible memory. */
+static bool read_self(const void *addr, void *out, size_t n)
+{
+    struct iovec local = {out, n}, remote = {(void *)(uintptr_t)addr, n};
+    return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n;
+}
+
+/* glibc's chunk layout on 64-bit targets: the size word (low bits: 1 previous
+ * chunk in use, 2 mmapped, 4 non-main arena) 8 bytes before the pointer;
+ * chunks are 16-byte multiples, and an in-use chunk's successor has bit 1
+ * set. What malloc_usable_size(p) returns, for a p that passes these
+ * consistency checks (read without faulting), or false. */
+static bool glibc_usable_size(const void *p, size_t *usable)
+{
+    const uintptr_t a = (uintptr_t)p;
+    uint64_t hdr[2], next;
+    if (sizeof(void *) != 8 || a % 16 || a < 4096 || !read_self((const void *)(a - 16), hdr, sizeof hdr))
+        return false;
+    const uint64_t size = hdr[1] & ~(uint64_t)7;
+    if (size < 32 || size % 16 || size > ((uint64_t)1 << 46))
+        return false;
+    const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    if (hdr[1] & 2) { /* mmapped: a mapping of its own, from a page start */
+        if ((hdr[1] & 4) || ((a - 16 - hdr[0]) % page) || ((hdr[0] + size) % page))
+            return false;
+        *usable = (size_t)size - 16;
+        return true;
+    }
+    if (!read_self((const void *)(a - 16 + size + 8), &next, sizeof next) || !(next & 1) ||
+        (next & ~(uint64_t)7) < 16 || (next & ~(uint64_t)7) % 16)
+        return false;
+    *usable = (size_t)size - 8;
+    return true;
+}
+
+static bool glibc_probe_works;
+static pthread_once_t glibc_probe_once = PTHREAD_ONCE_INIT;
+
+/* The probe is used only where it measures this process's malloc correctly
+ * (glibc's allocator, not a replacement), checked on a small and a large block. */
+static void glibc_probe_check(void)
+{
+    bool works = true;
+    const size_t sizes[] = {40, 1000, (size_t)1 << 20};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes && works; i++) {
+        void *b = malloc(sizes[i]);
+        size_t got = 0;
+        works = b && glibc_usable_size(b, &got) && got == malloc_usable_size(b);
+        free(b);
+    }
+    glibc_probe_works = works;
+}
+
+bool emu_host_alloc_size(const void *p, size_t *size)
+{
+    if (!p)
+        return false;
+    if (__sanitizer_get_ownership && __sanitizer_get_allocated_size) {
+        if (!__sanitizer_get_ownership(p))
+            return false;
+        *size = __sanitizer_get_allocated_size(p);
+        return true;
+    }
+    pthread_once(&glibc_probe_once, glibc_probe_check);
+    return glibc_probe_works && glibc_usable_size(p, size);
+}
 
 /* Index of the block containing p, or -1. Caller holds mu. */
 static ptrdiff_t find_locked(uintptr_t p)
@@ -77,7 +284,7 @@ bool emu_mem_find(const void *p, size_t len, emu_block_info *out)
     return ok;
 }
 
-static int add_block(uintptr_t base, size_t size, bool device, bool owned, int policy)
+static int add_block(uintptr_t base, size_t size, size_t map_size, bool device, bool owned, int policy)
 {
     pthread_mutex_lock(&mu);
     if (n_blocks == cap_blocks) {
@@ -95,8 +302,13 @@ static int add_block(uintptr_t base, size_t size, bool device, bool owned, int p
         blocks[i] = blocks[i - 1];
         i--;
     }
-    blocks[i] = (block){
-        .base = base, .size = size, .device = device, .owned = owned, .refs = owned ? 0 : 1, .policy = policy};
+    blocks[i] = (block){.base = base,
+                        .size = size,
+                        .map_size = map_size,
+                        .device = device,
+                        .owned = owned,
+                        .refs = owned ? 0 : 1,
+                        .policy = policy};
     n_blocks++;
     pthread_mutex_unlock(&mu);
     return 0;
@@ -121,7 +333,7 @@ static bool huge_pages(size_t size, int policy)
     return size >= HUGE_PAGE && kind != ACL_MEM_MALLOC_NORMAL_ONLY && kind != ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
 }
 
-static aclError allocate(const char *api, void **ptr, size_t size, bool device, int policy)
+static aclError allocate(const char *api, void **ptr, size_t size, bool device, int policy, bool reserved)
 {
     emu_diag_api(api);
     if (!ptr)
@@ -136,14 +348,14 @@ static aclError allocate(const char *api, void **ptr, size_t size, bool device, 
         return st;
     if (size > (size_t)PTRDIFF_MAX - HUGE_PAGE)
         return emu_error(ACL_ERROR_BAD_ALLOC, api, "size %zu bytes cannot be allocated", size);
-    const bool huge = device && huge_pages(size, policy);
-    const size_t align = huge ? HUGE_PAGE : BLOCK_ALIGN;
+    const bool huge = device && !reserved && huge_pages(size, policy);
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     /* Device blocks come in the cache's size classes: a freed one serves the
      * next request of its class with its pages already mapped (no faults). */
-    size_t rounded = device ? size_class(size) : (size + align - 1) / align * align;
-    void *p = device ? cache_take(rounded, huge ? IDLE_DEVICE_HUGE : IDLE_DEVICE) : NULL;
+    const size_t rounded = device && !reserved ? size_class(size) : (size + page - 1) / page * page;
+    void *p = device && !reserved ? cache_take(rounded, huge ? IDLE_DEVICE_HUGE : IDLE_DEVICE) : NULL;
     if (!p) {
-        if (posix_memalign(&p, align, rounded) != 0 || !p)
+        if (!(p = map_block(rounded, huge ? HUGE_PAGE : BLOCK_ALIGN, reserved)))
             return emu_error(ACL_ERROR_BAD_ALLOC, api, "size %zu bytes cannot be allocated (out of memory)", size);
 #ifdef MADV_HUGEPAGE
         if (huge)
@@ -152,11 +364,18 @@ static aclError allocate(const char *api, void **ptr, size_t size, bool device, 
     }
     /* A real device does not zero fresh memory; strict mode makes forgotten
      * initialisation visible as NaN (0xff bytes are NaN in every float type). */
-    if (device && emu_strict())
+    if (device && !reserved && emu_strict())
         memset(p, 0xff, rounded);
-    if (add_block((uintptr_t)p, size, device, true, policy) != 0) {
-        free(p);
+    if (add_block((uintptr_t)p, size, rounded, device, true, policy) != 0) {
+        pthread_mutex_lock(&mu);
+        quarantine_locked((uintptr_t)p, rounded, device);
+        pthread_mutex_unlock(&mu);
         return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory recording the block");
+    }
+    if (reserved) {
+        pthread_mutex_lock(&mu);
+        blocks[find_locked((uintptr_t)p)].reserved = true;
+        pthread_mutex_unlock(&mu);
     }
     *ptr = p;
     emu_log(EMU_LOG_INFO, "%s size=%zu policy=%d -> 0 (%p)", api, size, policy, p);
@@ -197,25 +416,39 @@ static aclError release(const char *api, void *p, bool device)
     pthread_mutex_lock(&mu);
     ptrdiff_t i = find_locked((uintptr_t)p);
     bool ok = i >= 0 && blocks[i].base == (uintptr_t)p && blocks[i].device == device && blocks[i].owned;
-    const size_t size = ok ? blocks[i].size : 0;
+    const size_t size = ok ? blocks[i].size : 0, map_size = ok ? blocks[i].map_size : 0;
     const int policy = ok ? blocks[i].policy : 0;
+    const bool reserved = ok && blocks[i].reserved;
+    const bool was_freed = !ok && freed_overlap_locked((uintptr_t)p, 1) >= 0;
     if (ok) {
         memmove(&blocks[i], &blocks[i + 1], (n_blocks - (size_t)i - 1) * sizeof *blocks);
         n_blocks--;
     }
     pthread_mutex_unlock(&mu);
+    /* CANN's driver answers an address it did not allocate with "invalid value" (107000). */
+    if (was_freed)
+        return emu_error(EMU_FREED_MEMORY_STATUS, api, "%p was already freed (double free)", p);
     if (!ok)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%p is not the start of a live block from %s", p,
+        return emu_error(EMU_FREED_MEMORY_STATUS, api, "%p is not the start of a live block from %s", p,
                          device ? "aclrtMalloc" : "aclrtMallocHost");
     emu_log(EMU_LOG_INFO, "%s %p -> 0", api, p);
-    if (!device || !cache_put(p, size_class(size), huge_pages(size, policy) ? IDLE_DEVICE_HUGE : IDLE_DEVICE))
-        free(p);
+    if (!device || reserved ||
+        !cache_put(p, size_class(size), huge_pages(size, policy) ? IDLE_DEVICE_HUGE : IDLE_DEVICE)) {
+        pthread_mutex_lock(&mu);
+        quarantine_locked((uintptr_t)p, map_size, device);
+        pthread_mutex_unlock(&mu);
+    }
     return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
-    return allocate("aclrtMalloc", devPtr, size, true, (int)policy);
+    return allocate("aclrtMalloc", devPtr, size, true, (int)policy, false);
+}
+
+ACL_FUNC_VISIBILITY aclError aclnnEmuMallocReserved(void **devPtr, size_t size)
+{
+    return allocate("aclnnEmuMallocReserved", devPtr, size, true, ACL_MEM_MALLOC_NORMAL_ONLY, true);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
@@ -225,7 +458,7 @@ ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr)
 
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
 {
-    return allocate("aclrtMallocHost", hostPtr, size, false, 0);
+    return allocate("aclrtMallocHost", hostPtr, size, false, 0, false);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr)
@@ -262,7 +495,7 @@ static aclError register_host(const char *api, void *ptr, uint64_t size)
     if (overlap)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "[%p, +%llu) overlaps memory that is already recorded", ptr,
                          (unsigned long long)size);
-    if (add_block(a, (size_t)size, true, false, 0) != 0)
+    if (add_block(a, (size_t)size, 0, true, false, 0) != 0)
         return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory recording the block");
     return ACL_SUCCESS;
 }
@@ -360,10 +593,21 @@ int emu_mem_check_read(const void *p, size_t len, const char *api)
     return len ? check_pending(api, p, true, "reads device", "writes") : 0;
 }
 
-/* Checks that [p, p+len) is either wholly inside one block or outside all blocks. */
+/* The status for memory the library freed (see emu_mem_freed); the message says which block. */
+static int freed_error(const char *api, const char *param, const void *p, size_t len, const emu_block_info *b)
+{
+    return emu_error(EMU_FREED_MEMORY_STATUS, api,
+                     "%s range [%p, +%zu) touches %s memory that was freed (the %zu-byte block at %p; use after free)",
+                     param, p, len, b->device ? "device" : "host", b->size, (void *)b->base);
+}
+
+/* Checks that [p, p+len) is either wholly inside one block or outside all
+ * blocks, and touches no freed block. */
 static int check_range(const char *api, const char *param, const void *p, size_t len, bool *is_device)
 {
     emu_block_info b;
+    if (emu_mem_freed(p, len, &b))
+        return freed_error(api, param, p, len, &b);
     bool inside = emu_mem_find(p, len, &b);
     if (!inside && emu_mem_find(p, 0, &b))
         return emu_error(ACL_ERROR_INVALID_PARAM, api,
@@ -700,15 +944,29 @@ static void *cache_take(size_t cls, int kind)
             memmove(&idle[i], &idle[i + 1], (n_idle - i - 1) * sizeof *idle); /* keep the list oldest first */
             n_idle--;
             idle_bytes -= cls;
+            if (kind != IDLE_RESULT)
+                freed_remove_locked((uintptr_t)base);
             break;
         }
     pthread_mutex_unlock(&mu);
     return base;
 }
 
-/* Keeps a block idle, freeing the least recently freed blocks as the bound
+/* Lets an idle block go: a result block back to malloc, a device block into
+ * the quarantine (still recognised as freed). Caller holds mu. */
+static void idle_drop_locked(const cache_block *b)
+{
+    if (b->kind == IDLE_RESULT) {
+        free(b->base);
+    } else {
+        freed_remove_locked((uintptr_t)b->base);
+        quarantine_locked((uintptr_t)b->base, b->cls, true);
+    }
+}
+
+/* Keeps a block idle, dropping the least recently freed blocks as the bound
  * requires (sizes a program stopped using make room for the ones it uses
- * now); false: the block alone exceeds the bound, the caller frees it. */
+ * now); false: the block alone exceeds the bound, the caller drops it. */
 static bool cache_put(void *base, size_t cls, int kind)
 {
     const uint64_t limit = emu_cache_bytes();
@@ -716,7 +974,7 @@ static bool cache_put(void *base, size_t cls, int kind)
     pthread_mutex_lock(&mu);
     while (cls && cls <= limit && idle_bytes + cls > limit && n_idle > 0) {
         idle_bytes -= idle[0].cls;
-        free(idle[0].base);
+        idle_drop_locked(&idle[0]);
         memmove(&idle[0], &idle[1], (n_idle - 1) * sizeof *idle);
         n_idle--;
     }
@@ -732,6 +990,8 @@ static bool cache_put(void *base, size_t cls, int kind)
         if (n_idle < cap_idle) {
             idle[n_idle++] = (cache_block){base, cls, kind};
             idle_bytes += cls;
+            if (kind != IDLE_RESULT)
+                freed_add_locked((uintptr_t)base, cls, true);
             kept = true;
         }
     }
@@ -741,48 +1001,60 @@ static bool cache_put(void *base, size_t cls, int kind)
 
 ACL_FUNC_VISIBILITY void *aclnnEmuCacheAlloc(size_t size)
 {
-    const size_t cls = size ? size_class(size + CACHE_HEADER) : 0;
+    /* size_class refuses what would overflow once the header is added. */
+    const size_t cls = size && size <= (size_t)PTRDIFF_MAX - HUGE_PAGE - CACHE_HEADER
+                           ? size_class(size + CACHE_HEADER) : 0;
     if (!cls)
         return NULL;
     char *base = cache_take(cls, IDLE_RESULT);
-    if (base)
-        return base + CACHE_HEADER;
-    void *p = NULL;
-    if (posix_memalign(&p, cls >= HUGE_PAGE ? HUGE_PAGE : CACHE_HEADER, cls) != 0 || !p)
-        return NULL;
+    if (!base) {
+        void *p = NULL;
+        if (posix_memalign(&p, cls >= HUGE_PAGE ? HUGE_PAGE : CACHE_HEADER, cls) != 0 || !p)
+            return NULL;
 #ifdef MADV_HUGEPAGE
-    if (cls >= HUGE_PAGE)
-        (void)madvise(p, cls, MADV_HUGEPAGE);
+        if (cls >= HUGE_PAGE)
+            (void)madvise(p, cls, MADV_HUGEPAGE);
 #endif
-    base = p;
-    memcpy(base, &cls, sizeof cls);
+        base = p;
+        memcpy(base, &cls, sizeof cls);
+    }
+    /* Live blocks are known by address, so a second free is caught without
+     * reading memory that may already be someone else's. */
+    if (emu_registry_add(base + CACHE_HEADER, EMU_CACHE_BLOCK, "aclnnEmuCacheAlloc") != 0) {
+        if (!cache_put(base, cls, IDLE_RESULT))
+            free(base);
+        return NULL;
+    }
+    emu_registry_mark_internal(base + CACHE_HEADER);
     return base + CACHE_HEADER;
 }
 
-ACL_FUNC_VISIBILITY void aclnnEmuCacheFree(void *ptr)
+ACL_FUNC_VISIBILITY aclError aclnnEmuCacheFree(void *ptr)
 {
     if (!ptr)
-        return;
+        return ACL_SUCCESS;
+    if (!emu_registry_forget(ptr, EMU_CACHE_BLOCK))
+        return emu_error(ACL_ERROR_INVALID_PARAM, "aclnnEmuCacheFree",
+                         "%p is not a live block of aclnnEmuCacheAlloc (freed twice, or never allocated there)", ptr);
     char *base = (char *)ptr - CACHE_HEADER;
     size_t cls;
     memcpy(&cls, base, sizeof cls);
     if (!cache_put(base, cls, IDLE_RESULT))
         free(base);
+    return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY uint64_t aclnnEmuCacheTrim(void)
 {
     pthread_mutex_lock(&mu);
-    cache_block *list = idle;
-    const size_t n = n_idle;
     const uint64_t bytes = idle_bytes;
+    for (size_t i = 0; i < n_idle; i++)
+        idle_drop_locked(&idle[i]);
+    free(idle);
     idle = NULL;
     n_idle = cap_idle = 0;
     idle_bytes = 0;
     pthread_mutex_unlock(&mu);
-    for (size_t i = 0; i < n; i++)
-        free(list[i].base);
-    free(list);
     return bytes;
 }
 
@@ -800,8 +1072,10 @@ void emu_mem_release_all(void)
     pthread_mutex_lock(&mu);
     for (size_t i = 0; i < n_blocks; i++)
         if (blocks[i].owned)
-            free((void *)blocks[i].base);
+            munmap((void *)blocks[i].base, blocks[i].map_size);
     n_blocks = 0;
+    while (q_count)
+        quarantine_evict_locked();
     pthread_mutex_unlock(&mu);
 }
 

@@ -15,8 +15,14 @@ typedef struct entry {
     const char *creator;
     struct entry *next;
     emu_kind kind;
-    bool retired;  /* destroyed; its memory is in quarantine */
+    bool retired;  /* destroyed; its memory is in quarantine (or pinned: see below) */
     bool internal; /* made by the library itself (default streams): not a user's leak */
+    /* Callers using the handle's memory now (emu_registry_pin). A handle
+     * destroyed while pinned is retired at once (later lookups see it
+     * destroyed) but its memory is released when the last pin goes. */
+    unsigned pins;
+    size_t pending_size;
+    void (*pending_release)(void *);
 } entry;
 
 /* Quarantine: destroyed handles' memory is kept out of reuse for the last
@@ -81,6 +87,7 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_ALLOCATOR_DESC: return "aclrtAllocatorDesc";
     case EMU_PROF_CONFIG: return "aclprofConfig";
     case EMU_NOTIFY: return "aclrtNotify";
+    case EMU_CACHE_BLOCK: return "aclnnEmuCacheAlloc block";
     default: return "handle";
     }
 }
@@ -200,6 +207,26 @@ static void evict_oldest_locked(void)
         q.release(q.p);
 }
 
+/* Quarantines (or, when too large, frees) the memory of a retired entry. Caller holds mu;
+ * returns the release to call after unlocking, or NULL. */
+static void (*quarantine_locked(entry **pp, void *p, size_t size, void (*release)(void *)))(void *)
+{
+    if (!ring)
+        ring = malloc(QUARANTINE_COUNT * sizeof *ring);
+    if (!ring || size > QUARANTINE_ITEM_MAX) {
+        /* Too large to hold back (or no memory to remember it): freed now. */
+        unlink_locked(pp);
+        return release;
+    }
+    while (ring_count == QUARANTINE_COUNT || (ring_count && ring_bytes + size > QUARANTINE_BYTES))
+        evict_oldest_locked();
+    ring[(ring_head + ring_count) % QUARANTINE_COUNT] =
+        (quarantined){.p = p, .size = HOLD_MEMORY ? size : 0, .release = HOLD_MEMORY ? release : NULL};
+    ring_count++;
+    ring_bytes += HOLD_MEMORY ? size : 0;
+    return HOLD_MEMORY ? NULL : release;
+}
+
 emu_found emu_registry_release(void *p, emu_kind kind, size_t size, void (*release)(void *))
 {
     pthread_mutex_lock(&mu);
@@ -212,26 +239,59 @@ emu_found emu_registry_release(void *p, emu_kind kind, size_t size, void (*relea
     entry *e = *pp;
     if (!e->internal)
         live_by_kind[kind]--;
-    if (!ring)
-        ring = malloc(QUARANTINE_COUNT * sizeof *ring);
-    if (!ring || size > QUARANTINE_ITEM_MAX) {
-        /* Too large to hold back (or no memory to remember it): freed now. */
-        unlink_locked(pp);
-        pthread_mutex_unlock(&mu);
-        release(p);
-        return f;
-    }
     e->retired = true;
-    while (ring_count == QUARANTINE_COUNT || (ring_count && ring_bytes + size > QUARANTINE_BYTES))
-        evict_oldest_locked();
-    ring[(ring_head + ring_count) % QUARANTINE_COUNT] =
-        (quarantined){.p = p, .size = HOLD_MEMORY ? size : 0, .release = HOLD_MEMORY ? release : NULL};
-    ring_count++;
-    ring_bytes += HOLD_MEMORY ? size : 0;
+    void (*now)(void *) = NULL;
+    if (e->pins) {
+        e->pending_size = size; /* the last emu_registry_unpin releases it */
+        e->pending_release = release;
+    } else {
+        now = quarantine_locked(pp, p, size, release);
+    }
     pthread_mutex_unlock(&mu);
-    if (!HOLD_MEMORY)
-        release(p);
+    if (now)
+        now(p);
     return f;
+}
+
+emu_found emu_registry_pin(const void *p, emu_kind kind)
+{
+    pthread_mutex_lock(&mu);
+    entry **pp = slot_locked(p);
+    emu_found f = classify(pp ? *pp : NULL, kind);
+    if (f == EMU_LIVE)
+        (*pp)->pins++;
+    pthread_mutex_unlock(&mu);
+    return f;
+}
+
+void emu_registry_unpin(const void *p)
+{
+    pthread_mutex_lock(&mu);
+    entry **pp = slot_locked(p);
+    void (*now)(void *) = NULL;
+    entry *e = pp ? *pp : NULL;
+    if (e && e->pins && --e->pins == 0 && e->pending_release) {
+        void (*release)(void *) = e->pending_release;
+        e->pending_release = NULL;
+        now = quarantine_locked(pp, (void *)p, e->pending_size, release);
+    }
+    pthread_mutex_unlock(&mu);
+    if (now)
+        now((void *)p);
+}
+
+bool emu_registry_forget(const void *p, emu_kind kind)
+{
+    pthread_mutex_lock(&mu);
+    entry **pp = slot_locked(p);
+    const bool live = classify(pp ? *pp : NULL, kind) == EMU_LIVE;
+    if (live) {
+        if (!(*pp)->internal)
+            live_by_kind[kind]--;
+        unlink_locked(pp);
+    }
+    pthread_mutex_unlock(&mu);
+    return live;
 }
 
 size_t emu_registry_count(emu_kind kind)
@@ -261,9 +321,10 @@ size_t emu_registry_report(emu_kind kind, char *buf, size_t cap, size_t *used)
     return n;
 }
 
-int emu_check_handle(const void *p, emu_kind kind, int status_invalid, const char *api, const char *param)
+int emu_handle_error(emu_found found, const void *p, emu_kind kind, int status_invalid, const char *api,
+                     const char *param)
 {
-    switch (emu_registry_find(p, kind)) {
+    switch (found) {
     case EMU_LIVE:
         return 0;
     case EMU_RETIRED:
@@ -276,6 +337,11 @@ int emu_check_handle(const void *p, emu_kind kind, int status_invalid, const cha
         return emu_error(status_invalid, api, "%s %p is not a live %s (destroyed or never created)", param, p,
                          emu_kind_name(kind));
     }
+}
+
+int emu_check_handle(const void *p, emu_kind kind, int status_invalid, const char *api, const char *param)
+{
+    return emu_handle_error(emu_registry_find(p, kind), p, kind, status_invalid, api, param);
 }
 
 EMU_FORK_SAFE_MUTEX(mu, EMU_ATFORK_REGISTRY)

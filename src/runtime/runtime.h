@@ -29,6 +29,7 @@ typedef enum emu_kind {
     EMU_ALLOCATOR_DESC,
     EMU_PROF_CONFIG,
     EMU_NOTIFY,
+    EMU_CACHE_BLOCK, /* a live block of aclnnEmuCacheAlloc (internal: never reported) */
     EMU_KIND_COUNT
 } emu_kind;
 
@@ -42,6 +43,13 @@ emu_found emu_registry_find(const void *p, emu_kind kind);
  * later, with release) so that a later use of p is reported as destroyed.
  * Returns what p was; nothing happens unless it was EMU_LIVE of kind. */
 emu_found emu_registry_release(void *p, emu_kind kind, size_t size, void (*release)(void *));
+/* Keeps a live handle's memory valid until emu_registry_unpin, whoever
+ * destroys it meanwhile (the destroy retires it at once: later lookups see
+ * it destroyed). Returns what p was; pinned only when EMU_LIVE. */
+emu_found emu_registry_pin(const void *p, emu_kind kind);
+void emu_registry_unpin(const void *p);
+/* Drops a live entry without quarantine (the caller owns the memory); false if p was not live of kind. */
+bool emu_registry_forget(const void *p, emu_kind kind);
 /* Marks a live handle as the library's own: not counted, not reported as a leak. */
 void emu_registry_mark_internal(const void *p);
 size_t emu_registry_count(emu_kind kind);
@@ -49,6 +57,9 @@ size_t emu_registry_count(emu_kind kind);
 size_t emu_registry_report(emu_kind kind, char *buf, size_t cap, size_t *used);
 /* Validates a handle argument: 0, or the status with a message naming the parameter. */
 int emu_check_handle(const void *p, emu_kind kind, int status_invalid, const char *api, const char *param);
+/* The status and message emu_check_handle gives for what a lookup found (0 for EMU_LIVE). */
+int emu_handle_error(emu_found found, const void *p, emu_kind kind, int status_invalid, const char *api,
+                     const char *param);
 
 /* ---- streams (stream.c) ---------------------------------------------- */
 
@@ -83,6 +94,8 @@ struct timespec emu_deadline_after_ms(int32_t timeout_ms);
 bool emu_stream_host_synced(emu_stream *s, uint64_t seq);
 /* Whether every task enqueued on s has completed (aclrtStreamQuery). */
 bool emu_stream_idle(emu_stream *s);
+/* Waits up to timeout_ms (>= 0) for the work enqueued so far; whether it is done. Reports nothing. */
+bool emu_stream_wait_idle(emu_stream *s, int32_t timeout_ms);
 /* The host has seen s's work up to task seq (completed) by other means (an event). */
 void emu_stream_mark_host_synced(emu_stream *s, uint64_t seq);
 /* Wait for a specific task (used to make racy reads deterministic in normal mode). */
@@ -128,6 +141,14 @@ void emu_mem_note_use(const void *p, emu_stream *s, uint64_t seq, const char *op
 int emu_mem_check_read(const void *p, size_t len, const char *api);
 size_t emu_mem_live_blocks(char *buf, size_t cap, size_t *used);
 void emu_mem_release_all(void);
+/* Whether [p, p+len) touches memory of a block the library freed (aclrtFree,
+ * aclrtFreeHost) and still holds, idle or quarantined; *out describes it. */
+bool emu_mem_freed(const void *p, size_t len, emu_block_info *out);
+/* The status of a runtime call on freed memory (CANN's for an invalid device address). */
+#define EMU_FREED_MEMORY_STATUS ACL_ERROR_RT_PARAM_INVALID
+/* The extent of the host allocation that starts at p where the allocator can
+ * tell it (glibc's malloc, a sanitizer's), as malloc_usable_size would give it. */
+bool emu_host_alloc_size(const void *p, size_t *size);
 
 /* ---- process-wide reports (process.c) --------------------------------- */
 

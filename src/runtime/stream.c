@@ -606,6 +606,16 @@ void emu_stream_get_config(emu_stream *s, uint32_t *priority, uint32_t *flags, u
     pthread_mutex_unlock(&s->mu);
 }
 
+bool emu_stream_wait_idle(emu_stream *s, int32_t timeout_ms)
+{
+    restart_workers();
+    struct timespec deadline = emu_deadline_after_ms(timeout_ms);
+    pthread_mutex_lock(&s->mu);
+    bool idle = s->completed >= s->enqueued || wait_until_locked(s, s->enqueued, &deadline);
+    pthread_mutex_unlock(&s->mu);
+    return idle;
+}
+
 bool emu_stream_idle(emu_stream *s)
 {
     pthread_mutex_lock(&s->mu);

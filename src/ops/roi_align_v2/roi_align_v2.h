@@ -9,12 +9,6 @@
 
 #include "../../kernel/kernel.h"
 
-/* The samples one box may ask for (pooled bins times samples per bin, both
- * axes), and all boxes together: beyond them the kernel refuses the launch
- * instead of computing for hours (R2's boxes take about 800 each). */
-#define ROI_ALIGN_MAX_SAMPLES_PER_BOX ((int64_t)1 << 20)
-#define ROI_ALIGN_MAX_SAMPLES ((int64_t)1 << 30) /* counted per 16-channel block */
-
 /* ROIAlign's attributes as CANN's TBE kernel (roi_align.py) receives them. */
 typedef struct roi_align_plan {
     int64_t batch, channels, height, width; /* self (N, C, H, W) */
@@ -34,7 +28,7 @@ typedef struct roi_align_report {
                                leaves their output unwritten; here zeros */
     int64_t first_skipped;  /* the first such box, or -1 */
     int64_t nonfinite;      /* boxes with a NaN or infinite coordinate (computed as CANN would) */
-    int64_t too_many;       /* boxes beyond ROI_ALIGN_MAX_SAMPLES_PER_BOX (the launch fails) */
+    int64_t too_many;       /* boxes beyond EMU_ROI_MAX_SAMPLES_PER_BOX (the launch fails) */
     int64_t first_too_many;
 } roi_align_report;
 

@@ -736,6 +736,27 @@ int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *bo
     box_geom *geo = box_geometries(p, boxes, nk);
     bin_weights *scratch = malloc((size_t)(p->pooled_h + p->pooled_w + 1) * sizeof *scratch);
     int status = geo && scratch ? 0 : EMU_KERNEL_ERR_INNER;
+    /* The work bound (as the forward's), before gradInput is touched: each
+     * box updates the pixels its bins cover, rows times columns, per channel. */
+    emu_roi_budget budget = {.channel_units = (double)((p->channels + 15) / 16),
+                             .unit_name = "channel blocks of 16",
+                             .counted = "pixel updates",
+                             .limit = EMU_ROI_MAX_PIXELS};
+    for (int64_t k = 0; !status && k < nk; k++) {
+        if (geo[k].image < 0)
+            continue;
+        box_ranges(p, &geo[k], scratch);
+        int64_t rows = 0, cols = 0;
+        for (int64_t i = 0; i < p->pooled_h + p->pooled_w; i++)
+            *(i < p->pooled_h ? &rows : &cols) += scratch[i].len;
+        emu_roi_budget_add(&budget, k, rows, cols, 1, 1);
+    }
+    int refused = status ? 0 : emu_roi_budget_check(&budget, "aclnnRoiAlignV2Backward", msg, cap);
+    if (refused) {
+        free(scratch);
+        free(geo);
+        return refused;
+    }
     /* One pass per chunk of boxes; the first also zeroes gradInput (even with no boxes). */
     for (int64_t k0 = 0; !status && (k0 == 0 || k0 < nk);) {
         chunk ch;

@@ -22,6 +22,7 @@ static int run(const emu_launch *l, char *msg, size_t cap)
     const upsample_plan *p = (const upsample_plan *)l->params;
     if (p->path == UPSAMPLE_PATH_NO_KERNEL) {
         /* Ascend950 with equal sizes: CANN's op_api enqueues no kernel. */
+        emu_launch_leave_unwritten(l, 1);
         if (emu_strict()) {
             emu_diag_warning();
             snprintf(msg, cap, "%s: CANN launches no kernel on %s when gradOut's shape equals inputSize; out is left "
