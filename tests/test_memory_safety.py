@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import aclnn_emu
+from aclnn_emu import _memory, ffi, lib
 from aclnn_emu import errors as E
-from aclnn_emu import ffi, lib
 
 from reference import upsample_bilinear2d_backward
 
@@ -216,6 +216,8 @@ def test_every_operator_converts_foreign_byte_order_and_misaligned_arrays(varian
     got = {name: fn() for name, fn in _ops(convert(x), convert(BOXES), convert(grad_roi), convert(grad_up)).items()}
     for name in expected:
         assert got[name].dtype.isnative and np.array_equal(got[name], expected[name]), name
+    # The library saw aligned, native copies (under UBSan a misaligned load aborts the run).
+    assert _memory.describable(convert(x)).flags.aligned and _memory.describable(convert(x)).dtype.isnative
 
 
 def test_big_endian_gradient_is_read_as_values_not_bytes():

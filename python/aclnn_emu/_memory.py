@@ -56,7 +56,7 @@ def describable(a: np.ndarray) -> np.ndarray:
     their size (the kernels load whole elements).
     """
     if not a.dtype.isnative or not a.flags.aligned:
-        return np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("="))
+        return a.astype(a.dtype.newbyteorder("="), order="C", copy=True)  # a new, aligned buffer
     if a.flags.c_contiguous or all(s >= 0 and s % a.itemsize == 0 for s in a.strides):
         return a
     return np.ascontiguousarray(a)
