@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import _memory
+from ._args import INT32, c_bool, c_float, c_int, c_string, format_name, int_list
 from ._ffi import ffi, lib
 from .errors import ACLNN_ERR_PARAM_INVALID, check
 from .runtime import FORMATS, DeviceBuffer, Executor, IntArray, Stream, Tensor, acl_dtype, ensure_device
@@ -60,12 +61,15 @@ def _from_dlpack(x: Any) -> np.ndarray:
             raise TypeError(f"cannot view a {type(x).__name__} as an array: {err}") from err
 
 
-def _as_array(x: Any, dtype: Any = np.float32) -> np.ndarray:
+def _as_array(x: Any, dtype: Any = np.float32) -> Any:
     """A numpy view of ``x`` without a copy where one exists, usable as an aclTensor.
 
     Lists, tuples and scalars become ``dtype`` (float32 unless the operator's
-    other inputs say otherwise), not numpy's default float64.
+    other inputs say otherwise), not numpy's default float64. None stays None
+    (a NULL tensor: the library's checks report it).
     """
+    if x is None:
+        return None
     if isinstance(x, np.ndarray):
         a = x
     elif isinstance(x, (list, tuple)) or np.isscalar(x):
@@ -76,6 +80,50 @@ def _as_array(x: Any, dtype: Any = np.float32) -> np.ndarray:
         a = np.asarray(x)
     return _memory.describable(a)
 
+
+def _dims(a: Any) -> tuple[int, ...]:
+    """The shape of an input (none for a NULL one)."""
+    return () if a is None else tuple(a.shape)
+
+
+def _dtype_of(a: Any) -> np.dtype:
+    """The result dtype an input implies (float32 for a NULL one: the library refuses it first)."""
+    return np.dtype(np.float32) if a is None else a.dtype
+
+
+def _handle(obj: Any, cls: Any, name: str, api: str) -> Any:
+    """A handle-level argument: the object's C handle, or NULL for None (the library reports it)."""
+    if obj is None:
+        return ffi.NULL
+    if not isinstance(obj, cls):
+        raise TypeError(f"{api}: {name} must be a {cls.__name__} or None, got {type(obj).__name__}")
+    return obj.handle
+
+
+def _c_mode(mode: Any, api: str) -> Any:
+    """The ``mode`` string of aclnnRoiAlign (None is NULL: the library reports it)."""
+    return ffi.NULL if mode is None else ffi.new("char[]", c_string(mode, "mode", api))
+
+
+def _stream_handle(stream: Any, api: str) -> Any:
+    if stream is None:
+        return ffi.NULL
+    if not isinstance(stream, Stream):
+        raise TypeError(f"{api}: stream must be an aclnn_emu.Stream or None, got {type(stream).__name__}")
+    return stream.handle  # HandleClosedError for a closed one, before anything is created
+
+
+class _Deferred:
+    """A result not allocated yet: its tensor has no data until phase one accepted the call."""
+
+    def __init__(self, shape: Sequence[int], dtype: np.dtype) -> None:
+        # Negative sizes are the library's to report (through the operator's
+        # own size checks): the placeholder tensor takes them as 0.
+        self.shape = tuple(max(int(d), 0) for d in shape)
+        self.dtype = np.dtype(dtype)
+
+
+_INT64_MAX = 2**63 - 1
 
 # C types looked up once (the hot path would parse their names on every call).
 _VOID_P = ffi.typeof("void *")
@@ -97,8 +145,22 @@ class _Call:
         self.memory: list[np.ndarray] = []  # what the kernel reads and writes: alive until it is done
         self.nbytes = 0
         self.detached = False
+        self.deferred: tuple[_Deferred, Any] | None = None
+        self.result: Any = None
 
-    def tensor(self, a: np.ndarray, fmt: str) -> Any:
+    def tensor(self, a: Any, fmt: str) -> Any:
+        if a is None:
+            return ffi.NULL
+        if isinstance(a, _Deferred):
+            # Storage dims = the shape: the library checks that the byte size fits int64.
+            strides = [min(st, _INT64_MAX) for st in _memory.contiguous_strides(a.shape)]
+            t = lib.aclCreateTensor(a.shape, len(a.shape), acl_dtype(a.dtype), strides, 0, FORMATS[fmt], a.shape,
+                                    len(a.shape), ffi.NULL)  # fmt: skip
+            if t == ffi.NULL:
+                check(ACLNN_ERR_PARAM_INVALID, "aclCreateTensor")
+            self.tensors.append(t)
+            self.deferred = (a, t)
+            return t
         shape = a.shape
         if a.flags.c_contiguous and a.size:
             strides, extent = _memory.contiguous_strides(shape), a.size
@@ -118,30 +180,47 @@ class _Call:
         self.tensors.append(t)
         return t
 
-    def int_array(self, values: Sequence[int]) -> Any:
-        vals = [int(v) for v in values]
-        arr = lib.aclCreateIntArray(vals, len(vals))
+    def _bind_result(self, executor: Any) -> None:
+        """Allocate the deferred result phase one accepted and give the executor its address."""
+        assert self.deferred is not None
+        spec, t = self.deferred
+        arr = _result_array(spec.shape, spec.dtype)
+        self.result = arr
+        self.memory.append(arr)
+        self.nbytes += arr.nbytes
+        if arr.size == 0:
+            return
+        data = ffi.cast(_VOID_P, ffi.from_buffer(arr))
+        ptr = _memory.register(arr, data, arr.nbytes)
+        if ptr is not None:
+            self.registered.append(ptr)
+        check(lib.aclSetOutputTensorAddr(executor, 0, t, data), "aclSetOutputTensorAddr")
+
+    def int_array(self, values: list[int]) -> Any:
+        arr = lib.aclCreateIntArray(values, len(values))
         if arr == ffi.NULL:
             check(ACLNN_ERR_PARAM_INVALID, "aclCreateIntArray")
         self.arrays.append(arr)
         return arr
 
-    def run(self, op: _Operator, args: list[Any], stream: Stream | None, fresh: bool) -> None:
-        """Both phases and the wait; ``fresh``: the result is new memory (unwritten outputs are filled)."""
+    def run(self, op: _Operator, args: list[Any], s: Any, stream: Stream | None) -> None:
+        """Both phases and the wait; a deferred result is allocated once phase one accepted the call."""
         # Statuses are checked inline (check() only on failure) and warnings
         # are delivered once, after the synchronisation: this path is hot.
-        s = stream.handle if stream is not None else ffi.NULL  # before phase one: nothing to release if closed
         ws, ex = ffi.new(_U64_P), ffi.new(_EXECUTOR_P)
         status = op.phase_one(*args, ws, ex)
         if status:
             check(status, op.name + "GetWorkspaceSize")
         workspace = ffi.NULL
-        if ws[0]:
-            try:
+        fresh = self.deferred is not None
+        try:
+            if fresh:
+                self._bind_result(ex[0])
+            if ws[0]:
                 workspace = _cached_workspace(ws[0])
-            except BaseException:
-                lib.aclDestroyAclOpExecutor(ex[0])
-                raise
+        except BaseException:
+            lib.aclDestroyAclOpExecutor(ex[0])  # a failure before phase two releases the executor too
+            raise
         # Small work runs on this thread (no worker wake-up); large work runs
         # on the stream's worker while this thread waits in slices, so that
         # Ctrl-C gets through.
@@ -230,7 +309,8 @@ class _Operator:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.phase_one = getattr(lib, name + "GetWorkspaceSize")
+        self.phase_one_name = name + "GetWorkspaceSize"
+        self.phase_one = getattr(lib, self.phase_one_name)
         self.phase_two = getattr(lib, name)
 
     def __call__(
@@ -243,13 +323,16 @@ class _Operator:
     ) -> np.ndarray:
         """Run at array level: ``args(call, target)`` builds phase one's arguments."""
         ensure_device()
+        s = _stream_handle(stream, self.name)
         result, view, target = _output(out, out_shape, dtype)
         call = _Call()
         try:
             self_args = args(call, target)
-            call.run(self, self_args, stream, fresh=out is None)
+            call.run(self, self_args, s, stream)
         finally:
             call.close()
+        if out is None:
+            return call.result
         if target is not view:
             view[...] = target  # out's strides could not be described: the kernel wrote a copy
         return result
@@ -303,8 +386,8 @@ def _output(out: Any, shape: Sequence[int], dtype: np.dtype) -> tuple[Any, np.nd
     array, a DLPack producer (a torch tensor), a buffer-protocol object.
     """
     if out is None:
-        arr = _result_array(tuple(int(d) for d in shape), np.dtype(dtype))
-        return arr, arr, arr
+        spec = _Deferred(shape, dtype)
+        return None, spec, spec  # type: ignore[return-value]
     if isinstance(out, np.ndarray):
         view = out
     elif hasattr(out, "__dlpack__") and not hasattr(out, "__array_interface__"):
@@ -369,9 +452,13 @@ def roi_align_v2_backward_get_workspace_size(
     InnerError
         An empty ``grad_input`` with non-empty ``grad_output`` and boxes (561103, as CANN).
     """
+    api = _ROI_ALIGN_V2_BACKWARD.phase_one_name
     args = [
-        grad_output.handle, boxes.handle, input_shape.handle, int(pooled_height), int(pooled_width),
-        float(spatial_scale), int(sampling_ratio), bool(aligned), grad_input.handle,
+        _handle(grad_output, Tensor, "grad_output", api), _handle(boxes, Tensor, "boxes", api),
+        _handle(input_shape, IntArray, "input_shape", api), c_int(pooled_height, "pooled_height", api),
+        c_int(pooled_width, "pooled_width", api), c_float(spatial_scale, "spatial_scale", api),
+        c_int(sampling_ratio, "sampling_ratio", api), c_bool(aligned, "aligned", api),
+        _handle(grad_input, Tensor, "grad_input", api),
     ]  # fmt: skip
     return _ROI_ALIGN_V2_BACKWARD.plan(args, (grad_output, boxes, grad_input))
 
@@ -436,16 +523,13 @@ def _plan_upsample_backward(
     scales_w: float,
     out: Tensor,
 ) -> tuple[int, Executor]:
+    api = op.phase_one_name
     args = [
-        grad_out.handle,
-        output_size.handle,
-        input_size.handle,
-        bool(align_corners),
-        float(scales_h),
-        float(scales_w),
-        out.handle,
-    ]
-    return op.plan(args, (grad_out, out))  # fmt: skip
+        _handle(grad_out, Tensor, "grad_out", api), _handle(output_size, IntArray, "output_size", api),
+        _handle(input_size, IntArray, "input_size", api), c_bool(align_corners, "align_corners", api),
+        c_float(scales_h, "scales_h", api), c_float(scales_w, "scales_w", api), _handle(out, Tensor, "out", api),
+    ]  # fmt: skip
+    return op.plan(args, (grad_out, out))
 
 
 def upsample_bilinear2d_backward_get_workspace_size(
@@ -514,7 +598,12 @@ def upsample_bilinear2d_get_workspace_size(
     ParamInvalidError
         A dtype, format, shape, scale or ``output_size`` CANN refuses (161002), in CANN's check order.
     """
-    args = [self.handle, output_size.handle, bool(align_corners), float(scales_h), float(scales_w), out.handle]
+    api = _UPSAMPLE_BILINEAR2D.phase_one_name
+    args = [
+        _handle(self, Tensor, "self", api), _handle(output_size, IntArray, "output_size", api),
+        c_bool(align_corners, "align_corners", api), c_float(scales_h, "scales_h", api),
+        c_float(scales_w, "scales_w", api), _handle(out, Tensor, "out", api),
+    ]  # fmt: skip
     return _UPSAMPLE_BILINEAR2D.plan(args, (self, out))
 
 
@@ -573,19 +662,21 @@ def upsample_bilinear2d(
            [1. , 1.5, 2. ],
            [2. , 2.5, 3. ]], dtype=float32)
     """
+    api = _UPSAMPLE_BILINEAR2D.phase_one_name
     x = _as_array(input)
-    fmt = format.upper()
-    oh, ow = (int(v) for v in output_size)
-    if x.ndim != 4:
-        shape: tuple[int, ...] = (oh, ow)  # the C checks report the rank
+    fmt = format_name(format, FORMATS, "format", api)
+    osize = int_list(output_size, "output_size", api)
+    flags = (c_bool(align_corners, "align_corners", api), c_float(scales_h, "scales_h", api),
+             c_float(scales_w, "scales_w", api))  # fmt: skip
+    dims = _dims(x)
+    if len(dims) != 4 or len(osize) != 2:
+        shape: tuple[int, ...] = tuple(osize)  # the C checks report the rank or the size's length
     else:
-        shape = (x.shape[0], oh, ow, x.shape[3]) if fmt == "NHWC" else (x.shape[0], x.shape[1], oh, ow)
+        oh, ow = osize
+        shape = (dims[0], oh, ow, dims[3]) if fmt == "NHWC" else (dims[0], dims[1], oh, ow)
     return _UPSAMPLE_BILINEAR2D(
-        lambda c, target: [
-            c.tensor(x, fmt), c.int_array(output_size), bool(align_corners), float(scales_h), float(scales_w),
-            c.tensor(target, fmt),
-        ],
-        shape, x.dtype, out, stream,
+        lambda c, target: [c.tensor(x, fmt), c.int_array(osize), *flags, c.tensor(target, fmt)],
+        shape, _dtype_of(x), out, stream,
     )  # fmt: skip
 
 
@@ -632,9 +723,12 @@ def roi_align_v2_get_workspace_size(
     ParamInvalidError
         A dtype, format, shape or attribute CANN refuses (161002), in CANN's check order.
     """
+    api = _ROI_ALIGN_V2.phase_one_name
     args = [
-        self.handle, boxes.handle, int(pooled_height), int(pooled_width), float(spatial_scale), int(sampling_ratio),
-        bool(aligned), out.handle,
+        _handle(self, Tensor, "self", api), _handle(boxes, Tensor, "boxes", api),
+        c_int(pooled_height, "pooled_height", api), c_int(pooled_width, "pooled_width", api),
+        c_float(spatial_scale, "spatial_scale", api), c_int(sampling_ratio, "sampling_ratio", api),
+        c_bool(aligned, "aligned", api), _handle(out, Tensor, "out", api),
     ]  # fmt: skip
     return _ROI_ALIGN_V2.plan(args, (self, boxes, out))
 
@@ -685,10 +779,14 @@ def roi_align_get_workspace_size(
     ParamInvalidError
         A dtype, format, shape, mode or attribute CANN refuses (161002), in CANN's check order.
     """
-    c_mode = ffi.new("char[]", mode.encode())
+    api = _ROI_ALIGN.phase_one_name
+    c_mode = _c_mode(mode, api)
     args = [
-        self.handle, rois.handle, batch_indices.handle, c_mode, int(output_height), int(output_width),
-        int(sampling_ratio), float(spatial_scale), out.handle,
+        _handle(self, Tensor, "self", api), _handle(rois, Tensor, "rois", api),
+        _handle(batch_indices, Tensor, "batch_indices", api), c_mode,
+        c_int(output_height, "output_height", api, INT32), c_int(output_width, "output_width", api, INT32),
+        c_int(sampling_ratio, "sampling_ratio", api, INT32), c_float(spatial_scale, "spatial_scale", api),
+        _handle(out, Tensor, "out", api),
     ]  # fmt: skip
     return _ROI_ALIGN.plan(args, (self, rois, batch_indices, out))
 
@@ -756,16 +854,17 @@ def roi_align_v2(
     array([[ 2.5,  4.5],
            [10.5, 12.5]], dtype=float32)
     """
+    api = _ROI_ALIGN_V2.phase_one_name
     x = _as_array(input)
-    b = _as_array(boxes, x.dtype)
-    k = b.shape[0] if b.ndim >= 1 else 0
-    c = x.shape[1] if x.ndim == 4 else 0
+    b = _as_array(boxes, _dtype_of(x))
+    ph, pw = c_int(pooled_height, "pooled_height", api), c_int(pooled_width, "pooled_width", api)
+    attrs = (c_float(spatial_scale, "spatial_scale", api), c_int(sampling_ratio, "sampling_ratio", api),
+             c_bool(aligned, "aligned", api))  # fmt: skip
+    k = _dims(b)[0] if _dims(b) else 0
+    c = _dims(x)[1] if len(_dims(x)) == 4 else 0
     return _ROI_ALIGN_V2(
-        lambda call, target: [
-            call.tensor(x, "NCHW"), call.tensor(b, "ND"), int(pooled_height), int(pooled_width), float(spatial_scale),
-            int(sampling_ratio), bool(aligned), call.tensor(target, "NCHW"),
-        ],
-        (k, c, int(pooled_height), int(pooled_width)), x.dtype, out, stream,
+        lambda c_, target: [c_.tensor(x, "NCHW"), c_.tensor(b, "ND"), ph, pw, *attrs, c_.tensor(target, "NCHW")],
+        (k, c, ph, pw), _dtype_of(x), out, stream,
     )  # fmt: skip
 
 
@@ -826,18 +925,21 @@ def roi_align(
     >>> aclnn_emu.roi_align(x, [[0, 0, 3, 3]], [0], "max", 1, 1, sampling_ratio=2)[0, 0]
     array([[11.25]], dtype=float32)
     """
+    api = _ROI_ALIGN.phase_one_name
     x = _as_array(input)
-    r = _as_array(rois, x.dtype)
+    r = _as_array(rois, _dtype_of(x))
     idx = _as_array(batch_indices, np.int32)
-    k = r.shape[0] if r.ndim >= 1 else 0
-    c = x.shape[1] if x.ndim == 4 else 0
-    c_mode = ffi.new("char[]", str(mode).encode())
+    c_mode = _c_mode(mode, api)
+    oh, ow = c_int(output_height, "output_height", api, INT32), c_int(output_width, "output_width", api, INT32)
+    attrs = (c_int(sampling_ratio, "sampling_ratio", api, INT32), c_float(spatial_scale, "spatial_scale", api))
+    k = _dims(r)[0] if _dims(r) else 0
+    c = _dims(x)[1] if len(_dims(x)) == 4 else 0
     return _ROI_ALIGN(
         lambda call, target: [
-            call.tensor(x, "NCHW"), call.tensor(r, "ND"), call.tensor(idx, "ND"), c_mode, int(output_height),
-            int(output_width), int(sampling_ratio), float(spatial_scale), call.tensor(target, "NCHW"),
+            call.tensor(x, "NCHW"), call.tensor(r, "ND"), call.tensor(idx, "ND"), c_mode, oh, ow, *attrs,
+            call.tensor(target, "NCHW"),
         ],
-        (k, c, int(output_height), int(output_width)), x.dtype, out, stream,
+        (k, c, oh, ow), _dtype_of(x), out, stream,
     )  # fmt: skip
 
 
@@ -899,18 +1001,23 @@ def roi_align_v2_backward(
     >>> float(gi.sum())
     4.0
     """
+    api = _ROI_ALIGN_V2_BACKWARD.phase_one_name
     g = _as_array(grad_output)
-    b = _as_array(boxes, g.dtype)
-    ph = g.shape[2] if pooled_height is None and g.ndim == 4 else pooled_height
-    pw = g.shape[3] if pooled_width is None and g.ndim == 4 else pooled_width
+    b = _as_array(boxes, _dtype_of(g))
+    gdims = _dims(g)
+    ph = gdims[2] if pooled_height is None and len(gdims) == 4 else pooled_height
+    pw = gdims[3] if pooled_width is None and len(gdims) == 4 else pooled_width
     if ph is None or pw is None:
-        raise ValueError("pooled_height and pooled_width are required when grad_output is not 4-D")
+        raise TypeError(f"{api}: pooled_height and pooled_width are required when grad_output is not 4-D")
+    ph, pw = c_int(ph, "pooled_height", api), c_int(pw, "pooled_width", api)
+    shape = int_list(input_shape, "input_shape", api)
+    attrs = (c_float(spatial_scale, "spatial_scale", api), c_int(sampling_ratio, "sampling_ratio", api),
+             c_bool(aligned, "aligned", api))  # fmt: skip
     return _ROI_ALIGN_V2_BACKWARD(
         lambda c, target: [
-            c.tensor(g, "NCHW"), c.tensor(b, "ND"), c.int_array(input_shape), int(ph), int(pw),
-            float(spatial_scale), int(sampling_ratio), bool(aligned), c.tensor(target, "NCHW"),
+            c.tensor(g, "NCHW"), c.tensor(b, "ND"), c.int_array(shape), ph, pw, *attrs, c.tensor(target, "NCHW"),
         ],
-        input_shape, g.dtype, out, stream,
+        shape, _dtype_of(g), out, stream,
     )  # fmt: skip
 
 
@@ -991,14 +1098,15 @@ def _run_upsample_backward(
     out: Any,
     stream: Stream | None,
 ) -> Any:
+    api = op.phase_one_name
     g = _as_array(grad_out)
-    fmt = format.upper()
+    fmt = format_name(format, FORMATS, "format", api)
+    osize, isize = int_list(output_size, "output_size", api), int_list(input_size, "input_size", api)
+    flags = (c_bool(align_corners, "align_corners", api), c_float(scales_h, "scales_h", api),
+             c_float(scales_w, "scales_w", api))  # fmt: skip
     return op(
-        lambda c, target: [
-            c.tensor(g, fmt), c.int_array(output_size), c.int_array(input_size), bool(align_corners),
-            float(scales_h), float(scales_w), c.tensor(target, fmt),
-        ],
-        input_size, g.dtype, out, stream,
+        lambda c, target: [c.tensor(g, fmt), c.int_array(osize), c.int_array(isize), *flags, c.tensor(target, fmt)],
+        isize, _dtype_of(g), out, stream,
     )  # fmt: skip
 
 

@@ -15,8 +15,15 @@ from typing import Any
 import numpy as np
 
 from . import _memory
+from ._args import INT32, UINT64, c_int, c_string, int_list
 from ._ffi import ffi, lib
-from .errors import ACL_ERROR_REPEAT_INITIALIZE, ACLNN_ERR_PARAM_INVALID, HandleClosedError, check
+from .errors import (
+    ACL_ERROR_INVALID_PARAM,
+    ACL_ERROR_REPEAT_INITIALIZE,
+    ACLNN_ERR_PARAM_INVALID,
+    HandleClosedError,
+    check,
+)
 
 __all__ = [
     "Device",
@@ -131,9 +138,14 @@ def set_option(name: str, value: int) -> None:
     ----------
     name : str
         ``"ACLNN_EMU_STRICT"``, ``"ACLNN_EMU_THREADS"``, ``"ACLNN_EMU_DEVICE_COUNT"``,
-        ``"ASCEND_GLOBAL_LOG_LEVEL"`` or ``"ASCEND_SLOG_PRINT_TO_STDOUT"``.
+        ``"ACLNN_EMU_CACHE_BYTES"``, ``"ASCEND_GLOBAL_LOG_LEVEL"`` or ``"ASCEND_SLOG_PRINT_TO_STDOUT"``.
     value : int
         The new value.
+
+    Raises
+    ------
+    AclError
+        An unknown name (one with a NUL character included) or a value out of range (100000).
 
     Examples
     --------
@@ -143,13 +155,16 @@ def set_option(name: str, value: int) -> None:
     1
     >>> aclnn_emu.set_option("ACLNN_EMU_THREADS", 0)  # back to all cores
     """
-    check(lib.aclnnEmuSetOption(name.encode(), int(value)), "aclnnEmuSetOption")
+    api = "aclnnEmuSetOption"
+    check(lib.aclnnEmuSetOption(c_string(name, "name", api, ACL_ERROR_INVALID_PARAM), c_int(value, "value", api,
+                                status=ACL_ERROR_INVALID_PARAM)), api)  # fmt: skip
 
 
 def get_option(name: str) -> int:
     """Read a validation switch (see :func:`set_option`)."""
     out = ffi.new("int64_t *")
-    check(lib.aclnnEmuGetOption(name.encode(), out), "aclnnEmuGetOption")
+    check(lib.aclnnEmuGetOption(c_string(name, "name", "aclnnEmuGetOption", ACL_ERROR_INVALID_PARAM), out),
+          "aclnnEmuGetOption")  # fmt: skip
     return int(out[0])
 
 
@@ -448,6 +463,9 @@ class DeviceBuffer(_Handle):
 
     def __init__(self, nbytes: int, policy: int = 0, *, reserved: bool = False) -> None:
         super().__init__()
+        api = "aclnnEmuMallocReserved" if reserved else "aclrtMalloc"
+        nbytes = c_int(nbytes, "nbytes", api, UINT64, ACL_ERROR_INVALID_PARAM)
+        policy = c_int(policy, "policy", api, INT32, ACL_ERROR_INVALID_PARAM)
         ensure_device()
         out = ffi.new("void **")
         if reserved:  # address space only: for workspaces the kernels never touch
@@ -649,7 +667,7 @@ class IntArray(_Handle):
 
     def __init__(self, values: Sequence[int]) -> None:
         super().__init__()
-        vals = [int(v) for v in values]
+        vals = int_list(values, "values", "aclCreateIntArray")
         raw = lib.aclCreateIntArray(vals, len(vals))
         if raw == ffi.NULL:
             check(ACLNN_ERR_PARAM_INVALID, "aclCreateIntArray")
