@@ -83,11 +83,72 @@ def test_run_broken_program_normal_and_strict(tmp_path):
     assert "exit status: 3" in r.stdout
 
 
-def test_run_reports_compile_failure(tmp_path):
+def test_run_reports_compile_failure_with_the_compilers_status(tmp_path):
     src = tmp_path / "bad.cpp"
     src.write_text("int main() { return undeclared; }\n")
     r = aclnn_emu("run", str(src))
-    assert r.returncode != 0 and "compilation of" in r.stdout
+    compiler = subprocess.run(["c++", "-x", "c++", "-c", str(src), "-o", str(tmp_path / "bad.o")], capture_output=True)
+    assert compiler.returncode not in (0, 127)
+    assert r.returncode == compiler.returncode, r.stdout
+    assert f"compilation failed: {src}" in r.stdout and "127" not in r.stdout
+
+
+CRASH = r"""
+#include <stdio.h>
+#include "acl/acl.h"
+int main(void) {
+    aclInit(NULL);
+    aclrtSetDevice(0);
+    void *p = NULL;
+    aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+    fflush(stdout);
+    *(volatile int *)16 = 1; /* SIGSEGV */
+    return 0;
+}
+"""
+
+
+def test_report_survives_a_crash(tmp_path):
+    src = tmp_path / "crash.c"
+    src.write_text(CRASH)
+    r = aclnn_emu("run", str(src))
+    assert r.returncode == 128 + 11, r.stdout + r.stderr
+    assert "aclnn-emu report" in r.stdout and "aclrtMalloc" in r.stdout  # what was known when it crashed
+    assert "leaked device memory" in r.stdout and "killed by SIGSEGV" in r.stdout
+
+
+def test_timeout_stops_a_hanging_program_and_prints_the_report(tmp_path):
+    src = tmp_path / "hang.c"
+    src.write_text('#include <unistd.h>\n#include "acl/acl.h"\nint main(void) { aclInit(0); for (;;) pause(); }\n')
+    r = aclnn_emu("run", "--timeout", "1", str(src))
+    assert r.returncode == 124, r.stdout + r.stderr
+    assert "aclnn-emu report" in r.stdout and "aclInit" in r.stdout and "--timeout 1 s" in r.stdout
+
+
+def test_strict_run_fails_a_program_that_leaks(tmp_path):
+    src = tmp_path / "leak.c"
+    src.write_text(
+        '#include "acl/acl.h"\nint main(void) { aclInit(0); aclrtSetDevice(0); void *p = 0;'
+        " aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST); return 0; }\n"
+    )
+    assert aclnn_emu("run", str(src)).returncode == 0  # normal mode: reported, not failed
+    r = aclnn_emu("run", "--strict", str(src))
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "strict mode: 0 misuse(s) and 1 leaked resource(s) reported" in r.stdout
+
+
+def test_prebuilt_program_that_cannot_load_the_library_says_how_to_fix_it(tmp_path):
+    src = tmp_path / "noload.c"
+    src.write_text('#include "acl/acl.h"\nint main(void) { return aclInit(0); }\n')
+    exe = tmp_path / "noload"
+    flags = aclnn_emu("config", "--cflags").stdout.split()
+    libdir = aclnn_emu("config", "--libdir").stdout.strip()
+    # Linked without an rpath: the loader cannot find libascendcl.so at run time.
+    subprocess.run(["cc", *flags, str(src), f"-L{libdir}", "-lascendcl", "-o", str(exe)], check=True)
+    r = aclnn_emu("run", str(exe))
+    assert r.returncode == 127
+    assert "the loader cannot find libaclnn_emu.so" in r.stdout and "set_env.sh" in r.stdout
+    assert "error while loading shared libraries" in r.stderr  # the loader's own words, first
 
 
 def test_run_prebuilt_executable_with_arguments(tmp_path):
@@ -156,7 +217,8 @@ def test_program_killed_by_a_signal(tmp_path):
     src = tmp_path / "abort.c"
     src.write_text('#include <stdlib.h>\n#include "acl/acl.h"\nint main(void) { aclInit(0); abort(); }\n')
     r = aclnn_emu("run", str(src))
-    assert r.returncode != 0 and "killed by SIGABRT" in r.stdout
+    assert r.returncode == 128 + 6 and "killed by SIGABRT" in r.stdout
+    assert "aclnn-emu report" in r.stdout and "aclInit" in r.stdout
 
 
 def test_version():

@@ -98,6 +98,8 @@ def build(source: Path, output: Path) -> None:
     ------
     subprocess.CalledProcessError
         If the compiler fails (its diagnostics are on stderr).
+    UsageError
+        If the compiler is not installed.
     """
     if source_language(source) == "c":
         compiler, lang, std = os.environ.get("CC", "cc"), "c", "-std=c11"
@@ -111,31 +113,98 @@ def build(source: Path, output: Path) -> None:
         raise UsageError(f"the compiler {compiler!r} is not installed (set CC/CXX, or install gcc/g++)") from None
 
 
-def _run_one(target: Path, argv: Sequence[str], env: dict[str, str], workdir: Path) -> tuple[int, str]:
-    """Build (if source) and run one program; returns its exit status and the report."""
+class CompileError(Exception):
+    """The compiler refused a source: its exit status is the command's."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+# Exit statuses of ``run`` beyond the program's own (timeout(1)'s for a timeout).
+TIMEOUT_STATUS = 124
+STRICT_STATUS = 3
+_KILL_GRACE_SECONDS = 2.0
+
+
+def _signal_name(status: int) -> str:
+    try:
+        return signal.Signals(-status).name
+    except ValueError:
+        return f"signal {-status}"
+
+
+def _missing_libraries(exe: Path) -> list[str]:
+    """The shared libraries the loader cannot find for ``exe`` (``ldd``'s "not found" lines)."""
+    try:
+        out = subprocess.run(["ldd", str(exe)], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [line.split("=>")[0].strip() for line in out.splitlines() if "not found" in line]
+
+
+def _run_one(
+    target: Path, argv: Sequence[str], env: dict[str, str], workdir: Path, timeout: float | None
+) -> tuple[int, str]:
+    """Build (if source) and run one program; returns its exit status and the report.
+
+    Raises
+    ------
+    CompileError
+        If the source does not compile.
+    """
     if source_language(target):
         exe = workdir / target.stem
         try:
             build(target, exe)
         except subprocess.CalledProcessError as e:
-            return 127, f"compilation of {target} failed (exit {e.returncode})\n"
+            raise CompileError(e.returncode) from None
     else:
         exe = target.resolve()
     report = workdir / f"{target.stem}.report"
     env = dict(env, ACLNN_EMU_REPORT_FILE=str(report))
+    note = ""
     try:
-        status = subprocess.run([str(exe), *argv], env=env).returncode
+        proc = subprocess.Popen([str(exe), *argv], env=env)
     except OSError as e:  # not an executable after all (wrong format, no permission)
         raise UsageError(f"{target}: cannot run it: {e.strerror or e}") from None
-    if report.exists():
-        return status, report.read_text()
-    if status < 0:
+    try:
+        status = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.terminate()  # the library writes its report on SIGTERM
         try:
-            name = signal.Signals(-status).name
-        except ValueError:
-            name = f"signal {-status}"
-        return status, f"(no report: the program was killed by {name})\n"
-    return status, "(no report: the program made no ACL call, or it left through _exit)\n"
+            proc.wait(timeout=_KILL_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        note = f"(the program ran longer than --timeout {timeout:g} s and was stopped)\n"
+        status = TIMEOUT_STATUS
+    if status < 0 and not note:
+        note = f"(the program was killed by {_signal_name(status)}; the report is what was known then)\n"
+    if report.exists():
+        return status, report.read_text() + note
+    if status == 127:
+        missing = _missing_libraries(exe)
+        if missing:
+            return status, (
+                f"the loader cannot find {', '.join(missing)} for {target}: build it with the emulator's "
+                f"flags ('aclnn-emu config --cflags --libs' sets an rpath) or, for CANN's build scripts, "
+                f"'source {TOOLKIT_HOME}/set_env.sh' first\n"
+            )
+    if status < 0:
+        return status, note.replace("; the report is what was known then", " before it wrote a report")
+    return status, note or "(no report: the program made no ACL call, or it left through _exit)\n"
+
+
+def _strict_findings(report: str) -> tuple[int, int]:
+    """(misuse, leaks) a report lists: in strict mode either fails the run."""
+    misuse = leaks = 0
+    for line in report.splitlines():
+        if line.startswith("warnings:"):
+            misuse = int(line.split(":", 1)[1])
+        elif line.strip().startswith("leaked "):
+            leaks += 1
+    return misuse, leaks
 
 
 def _check_target(target: Path) -> None:
@@ -164,15 +233,27 @@ def _cmd_run(args: argparse.Namespace) -> int:
             return 2
     if any(shutil.which(c) is None for c in ("cc", "c++")) and any(source_language(t) for t, _ in targets):
         print("aclnn-emu run: a C/C++ compiler (cc, c++) is needed to build sources", file=sys.stderr)
+    if args.timeout is not None and not args.timeout > 0:
+        raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     worst = 0
     with tempfile.TemporaryDirectory(prefix="aclnn-emu-run-") as tmp:
         for target, argv in targets:
             print(f"== aclnn-emu run {target.name}{' (strict)' if args.strict else ''}", flush=True)
-            status, report = _run_one(target, argv, env, Path(tmp))
+            try:
+                status, report = _run_one(target, argv, env, Path(tmp), args.timeout)
+            except CompileError as e:
+                print(f"compilation failed: {target} (the compiler's exit status {e.status})", flush=True)
+                worst = worst or e.status
+                continue
             print(report, end="")
+            if args.strict and status == 0:
+                misuse, leaks = _strict_findings(report)
+                if misuse or leaks:
+                    print(f"strict mode: {misuse} misuse(s) and {leaks} leaked resource(s) reported", flush=True)
+                    status = STRICT_STATUS
             print(f"exit status: {status}", flush=True)
             worst = worst or status
-    return worst
+    return worst if worst >= 0 else 128 - worst  # a signal: the shell's convention
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -185,10 +266,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "run",
         help="build and run a CANN host program (default: the bundled examples) and report",
         description="Compile SOURCE (.c/.cpp) against the emulator, or take EXECUTABLE, run it, and "
-        "print the diagnostics report (APIs called, operators and times, warnings, leaks).",
+        "print the diagnostics report (APIs called, operators and times, warnings, leaks), also when the "
+        "program crashes or is stopped by --timeout. The exit status is the program's (128+N for signal N), "
+        f"the compiler's when a source does not compile, {STRICT_STATUS} when --strict finds misuse or leaks "
+        f"in a program that exited 0, {TIMEOUT_STATUS} on a timeout.",
     )
     run.add_argument("--strict", action="store_true", help="turn detectable misuse into errors")
     run.add_argument("--log-level", type=int, choices=range(5), help="ASCEND_GLOBAL_LOG_LEVEL (0 debug .. 3 error)")
+    run.add_argument(
+        "--timeout", type=float, metavar="SECONDS",
+        help=f"stop a program running longer (SIGTERM, then SIGKILL); its report is still printed, exit status "
+        f"{TIMEOUT_STATUS}",
+    )  # fmt: skip
     run.add_argument("program", nargs="?", help="SOURCE.c, SOURCE.cpp or EXECUTABLE")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
     run.set_defaults(func=_cmd_run)

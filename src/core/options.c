@@ -301,6 +301,8 @@ ACL_FUNC_VISIBILITY size_t aclnnEmuTakeWarning(char *buf, size_t cap)
     return strlen(one);
 }
 
+#define CACHE_OPTION "ACLNN_EMU_CACHE_BYTES"
+
 typedef struct option_slot {
     const char *name;
     atomic_int *slot;
@@ -327,6 +329,12 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuSetOption(const char *name, int64_t value)
 {
     static const char api[] = "aclnnEmuSetOption";
     emu_config_load();
+    if (name && strcmp(name, CACHE_OPTION) == 0) { /* a byte count: wider than the int switches */
+        if (value < 0)
+            return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s must be >= 0, got %lld", name, (long long)value);
+        atomic_store(&cfg_cache_bytes, (uint64_t)value);
+        return ACL_SUCCESS;
+    }
     const option_slot *o = find_option(name);
     if (!o)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "unknown option \"%s\"", name ? name : "(null)");
@@ -343,11 +351,16 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuGetOption(const char *name, int64_t *value)
 {
     static const char api[] = "aclnnEmuGetOption";
     emu_config_load();
+    if (!value)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "value is NULL");
+    if (name && strcmp(name, CACHE_OPTION) == 0) {
+        const uint64_t v = atomic_load(&cfg_cache_bytes);
+        *value = v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+        return ACL_SUCCESS;
+    }
     const option_slot *o = find_option(name);
     if (!o)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "unknown option \"%s\"", name ? name : "(null)");
-    if (!value)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "value is NULL");
     *value = atomic_load(o->slot);
     return ACL_SUCCESS;
 }

@@ -196,8 +196,12 @@ static int check_tensor_memory(const char *api, const emu_launch *l)
         for (size_t i = 0; i < l->op->n_inputs; i++) {
             uintptr_t ilo, ihi;
             if (byte_span(&l->tensors[i], &ilo, &ihi) && ilo < ohi && olo < ihi)
-                return emu_error(ACLNN_ERR_PARAM_INVALID, api, "%s memory overlaps %s's (the operator is not in-place)",
-                                 l->op->tensor_names[o], l->op->tensor_names[i]);
+                return emu_error(ACLNN_ERR_PARAM_INVALID, api,
+                                 "%s memory overlaps %s's: their byte ranges [%p, %p) and [%p, %p) intersect (the "
+                                 "operator is not in-place; views are compared by range, so interleaved views "
+                                 "that share no element are refused too)",
+                                 l->op->tensor_names[o], l->op->tensor_names[i], (void *)olo, (void *)ohi,
+                                 (void *)ilo, (void *)ihi);
         }
     }
     /* Alignment is a rule for device addresses (aclrtMalloc), not for registered host memory. */

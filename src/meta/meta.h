@@ -142,5 +142,9 @@ int emu_check_min(const char *api, int64_t v, int64_t min, const char *param);
 bool emu_shape_equals(const aclTensor *t, const aclIntArray *a);
 /* Outputs must not have two elements sharing memory. */
 int emu_check_output_writable(const char *api, const aclTensor *t, const char *param);
+/* RoIAlign attributes CANN accepts that are surely a caller's bug (both
+ * directions alike): a NaN or infinite spatialScale, a samplingRatio above
+ * INT32_MAX (CANN's tiling casts it to int32). A warning; strict mode: an error. */
+int emu_warn_roi_attributes(const char *api, float spatial_scale, int64_t sampling_ratio);
 
 #endif /* ACLNN_EMU_META_H_ */

@@ -5,6 +5,7 @@
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
+#include <math.h>
 #include <stdio.h>
 
 #include "meta.h"
@@ -162,5 +163,20 @@ int emu_check_output_writable(const char *api, const aclTensor *t, const char *p
 {
     if (emu_tensor_self_overlaps(t))
         return invalid(api, "%s has overlapping strides (two elements share memory); outputs must not overlap", param);
+    return 0;
+}
+
+int emu_warn_roi_attributes(const char *api, float spatial_scale, int64_t sampling_ratio)
+{
+    if (!isfinite(spatial_scale))
+        EMU_TRY(emu_misuse(ACLNN_ERR_PARAM_INVALID, api,
+                           "spatialScale is %s; CANN accepts it, and every box's coordinates become non-finite",
+                           spatial_scale != spatial_scale ? "NaN" : "infinite"));
+    if (sampling_ratio > INT32_MAX) {
+        const int32_t cast = (int32_t)(uint32_t)(uint64_t)sampling_ratio;
+        EMU_TRY(emu_misuse(ACLNN_ERR_PARAM_INVALID, api,
+                           "samplingRatio %lld is above INT32_MAX; CANN's tiling casts it to int32 (%d samples: %s)",
+                           (long long)sampling_ratio, (int)cast, cast > 0 ? "the cast count" : "adaptive sampling"));
+    }
     return 0;
 }

@@ -196,7 +196,16 @@ ACL_FUNC_VISIBILITY aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t
                                                void *tensorData)
 {
     EMU_API_ENTRY();
-    if (check_dims(api, "viewDims", viewDims, viewDimsNum) || check_dims(api, "storageDims", storageDims, storageDimsNum))
+    if (check_dims(api, "viewDims", viewDims, viewDimsNum))
+        return NULL;
+    /* Strides before the storage: a storage computed from negative strides is the symptom, not the cause. */
+    for (uint64_t i = 0; stride && i < viewDimsNum; i++)
+        if (stride[i] < 0) {
+            emu_error(ACLNN_ERR_PARAM_INVALID, api, "stride[%llu] is negative (%lld)", (unsigned long long)i,
+                      (long long)stride[i]);
+            return NULL;
+        }
+    if (check_dims(api, "storageDims", storageDims, storageDimsNum))
         return NULL;
     size_t item = emu_dtype_size(dataType);
     if (!emu_dtype_name(dataType) || dataType == ACL_DT_UNDEFINED) {
@@ -228,11 +237,6 @@ ACL_FUNC_VISIBILITY aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t
         memcpy(t->storage, storageDims, storageDimsNum * sizeof *storageDims);
     int64_t acc = 1;
     for (uint64_t i = viewDimsNum; i-- > 0;) {
-        if (stride && stride[i] < 0) {
-            emu_error(ACLNN_ERR_PARAM_INVALID, api, "stride[%llu] is negative (%lld)", (unsigned long long)i,
-                      (long long)stride[i]);
-            goto fail;
-        }
         t->strides[i] = stride ? stride[i] : acc;
         if (__builtin_mul_overflow(acc, viewDims[i] ? viewDims[i] : 1, &acc))
             acc = INT64_MAX; /* only matters if used as a stride; the checks below catch real overflow */

@@ -4,7 +4,9 @@
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
+#include <signal.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,13 +88,11 @@ ACL_FUNC_VISIBILITY uint64_t aclnnEmuLiveHandles(void)
     return n;
 }
 
-/* `aclnn-emu run` asks for the report through the environment; written when
- * the program exits normally (also when it never called aclFinalize). */
-__attribute__((destructor)) static void write_report_at_exit(void)
+/* `aclnn-emu run` asks for the report through the environment: written when
+ * the program exits normally (also when it never called aclFinalize), and
+ * when a fatal signal ends it (what is known so far, then the signal). */
+static void write_report(const char *path)
 {
-    const char *path = getenv("ACLNN_EMU_REPORT_FILE");
-    if (!path || !*path)
-        return;
     size_t need = aclnnEmuReport(NULL, 0) + 1;
     char *buf = malloc(need);
     FILE *f = buf ? fopen(path, "w") : NULL;
@@ -102,4 +102,46 @@ __attribute__((destructor)) static void write_report_at_exit(void)
         fclose(f);
     }
     free(buf);
+}
+
+static volatile sig_atomic_t report_written;
+
+__attribute__((destructor)) static void write_report_at_exit(void)
+{
+    const char *path = getenv("ACLNN_EMU_REPORT_FILE");
+    if (path && *path && !report_written)
+        write_report(path);
+}
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTERM};
+
+/* Best effort: the report takes the library's locks and allocates, which a
+ * signal that arrived inside the library may make impossible; a watchdog
+ * alarm ends a report stuck that way, and the signal is raised again with
+ * its default action either way, so the program dies as it would have. */
+static void report_on_signal(int sig)
+{
+    const char *path = getenv("ACLNN_EMU_REPORT_FILE");
+    if (path && *path && !report_written) {
+        report_written = 1;
+        signal(SIGALRM, SIG_DFL);
+        alarm(2);
+        write_report(path);
+        alarm(0);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+__attribute__((constructor)) static void install_report_handlers(void)
+{
+    const char *path = getenv("ACLNN_EMU_REPORT_FILE");
+    if (!path || !*path)
+        return;
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
+        struct sigaction old;
+        /* A program's own handler stays: it is the program's business. */
+        if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            signal(fatal_signals[i], report_on_signal);
+    }
 }

@@ -78,7 +78,7 @@ static int check(const aclTensor *self, const aclTensor *rois, const aclTensor *
     if (!(spatialScale > 0)) /* CANN: spatialScale <= 0 is refused, a NaN passes */
         if (spatialScale == spatialScale)
             return emu_error(ACLNN_ERR_PARAM_INVALID, API, "spatialScale must be > 0, got %g", (double)spatialScale);
-    return 0;
+    return emu_warn_roi_attributes(API, spatialScale, samplingRatio);
 }
 
 ACLNN_API aclnnStatus aclnnRoiAlignGetWorkspaceSize(const aclTensor *self, const aclTensor *rois,

@@ -82,6 +82,7 @@ static int check(const aclTensor *self, const aclTensor *boxes, int64_t pooledHe
     EMU_TRY(emu_check_min(API, samplingRatio, 0, "samplingRatio"));
     if (spatialScale <= FLT_MIN) /* CANN's test: a NaN passes it */
         return emu_error(ACLNN_ERR_PARAM_INVALID, API, "spatialScale must be > 0, got %g", (double)spatialScale);
+    EMU_TRY(emu_warn_roi_attributes(API, spatialScale, samplingRatio));
     return 0;
 }
 

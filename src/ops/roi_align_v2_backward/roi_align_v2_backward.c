@@ -107,15 +107,7 @@ static int check(const aclTensor *gradOutput, const aclTensor *boxes, const aclI
 
     EMU_TRY(emu_check_output_writable(API, gradInput, "gradInput"));
 
-    /* Accepted by CANN, but surely a caller's bug: a warning (strict mode: an error). */
-    if (spatialScale != spatialScale)
-        EMU_TRY(emu_misuse(ACLNN_ERR_PARAM_INVALID, API,
-                           "spatialScale is NaN; CANN accepts it, the emulator skips every box"));
-    if (samplingRatio > INT32_MAX)
-        EMU_TRY(emu_misuse(ACLNN_ERR_PARAM_INVALID, API,
-                           "samplingRatio %lld is above INT32_MAX; CANN's tiling casts it to int32 (%d samples: %s)",
-                           (long long)samplingRatio, (int)(int32_t)(uint32_t)(uint64_t)samplingRatio,
-                           (int32_t)(uint32_t)(uint64_t)samplingRatio > 0 ? "the cast count" : "adaptive sampling"));
+    EMU_TRY(emu_warn_roi_attributes(API, spatialScale, samplingRatio));
 
     /* Non-empty gradOutput and boxes with an empty gradInput: CANN's early
      * return does not cover it and the ROIAlignGrad tiling rejects dims <= 0. */

@@ -77,8 +77,14 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
     static const char *const go_dims[] = {"gradOut.shape[0]", "gradOut.shape[1]", "gradOut.shape[2]",
                                           "gradOut.shape[3]"};
     static const char *const out_dims[] = {"out.shape[0]", "out.shape[1]", "out.shape[2]", "out.shape[3]"};
+    /* CANN reads the sizes in out's layout: say so when out's format is neither NCHW nor NHWC. */
+    char what[96];
+    snprintf(what, sizeof what, "inputSize and outputSize%s",
+             out->format == ACL_FORMAT_NCHW || out->format == ACL_FORMAT_NHWC ? ""
+             : out->format == ACL_FORMAT_ND ? ", read as NHWC because out's format is ND (CANN's CheckShape)"
+                                            : ", read as NHWC because out's format is not NCHW (CANN's CheckShape)");
     for (int i = 0; i < 4; i++) {
-        EMU_TRY(emu_check_dim(API, gradOut->dims[i], want_go[i], go_dims[i], "inputSize and outputSize"));
+        EMU_TRY(emu_check_dim(API, gradOut->dims[i], want_go[i], go_dims[i], what));
         EMU_TRY(emu_check_dim(API, out->dims[i], inputSize->values[i], out_dims[i], "inputSize"));
     }
 
