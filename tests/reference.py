@@ -100,6 +100,59 @@ def upsample_bilinear2d_backward(
     return np.einsum("ncij,iy,jx->ncyx", g, mh, mw, optimize=True)
 
 
+def cann_cube_windows(out_size: int, in_size: int, align_corners: bool, ratio, queue: int):
+    """UpsampleBilinear2dGrad's cube tiles along one axis (ops-cv upsample_bilinear2d_grad tiling
+    and kernel): [(t0, t1, k0, k1)]: output tile [t0, t1) of 16 multiplies sources [k0, k1), those
+    from max(0, int((t0 - 2) / s) - 1), at most `queue` of them, whose floor index is in [t0-1, t1-1]."""
+    r = F32(ratio) if ratio != 0 else F32(in_size) / F32(out_size)
+    tiles = []
+    for t0 in range(0, in_size, 16):
+        t1 = min(t0 + 16, in_size)
+        start = max(0, int(F32(t0 - 2) / r) - 1)
+        ks = []
+        for c in range(start, min(out_size, start + queue)):
+            pos = F32(c) * F32(ratio) if align_corners else (F32(c) + F32(0.5)) * F32(ratio) - F32(0.5)
+            if not align_corners and not pos > 0:
+                pos = F32(0)
+            f = int(np.floor(pos))
+            if f >= t1:
+                break
+            if f >= t0 - 1 or ks:
+                ks.append(c)
+        tiles.append((t0, t1, ks[0], ks[-1] + 1) if ks else (t0, t1, 0, 0))
+    return tiles
+
+
+def upsample_grad_cube(g_nchw, in_hw, align_corners, scales_h=0.0, scales_w=0.0):
+    """The cube's view of UpsampleBilinear2dGrad (910B): W pass then H pass, each output tile the
+    float32 matmul of its source window with the bilinear weights, zeros included, so a
+    non-finite gradOut value spreads over whole tiles (0 * Inf = NaN). NCHW, float32."""
+    g = np.asarray(g_nchw, F32)
+    n, c, out_h, out_w = g.shape
+    h, w = in_hw
+    r_h, r_w, id_h, id_w = cann_upsample_ratios((n, c, out_h, out_w), (n, c, h, w), align_corners, scales_h, scales_w)
+    step_h = F32(r_h) if r_h != 0 else F32(h) / F32(out_h)
+    step_w = F32(r_w) if r_w != 0 else F32(w) / F32(out_w)
+    queue = max(int(F32(20) / step_w) + 8, int(F32(20) / step_h) + 8)
+    queue = (queue + 7) // 8 * 8
+
+    def axis(x, size_in, size_out, ratio, identity):  # x: (..., size_in) -> (..., size_out)
+        y = np.zeros((*x.shape[:-1], size_out), F32)
+        if identity:  # the pass is skipped: a copy
+            k = min(size_in, size_out)
+            y[..., :k] = x[..., :k]
+            return y
+        m = interpolation_matrix(size_in, size_out, align_corners, ratio).astype(F32)
+        with np.errstate(invalid="ignore", over="ignore"):
+            for t0, t1, k0, k1 in cann_cube_windows(size_in, size_out, align_corners, ratio, queue):
+                if k1 > k0:
+                    y[..., t0:t1] = np.matmul(x[..., k0:k1], m[k0:k1, t0:t1])
+        return y
+
+    mid = axis(g, out_w, w, r_w, id_w)
+    return np.swapaxes(axis(np.swapaxes(mid, -1, -2), out_h, h, r_h, id_h), -1, -2)
+
+
 def torch_interpolation_matrix(out_size: int, in_size: int, align_corners: bool, scale) -> np.ndarray:
     """PyTorch's rule (float64, clamped at the last index), for the cases CANN agrees with it."""
     if align_corners:

@@ -392,3 +392,60 @@ def test_forward_shrink_within_50x_with_a_scale_that_is_not_the_size_ratio():
 def test_roi_align_v2_refuses_a_self_overlapping_out():
     out = np.lib.stride_tricks.as_strided(np.zeros(8, np.float32), (2, 2, 2, 2), (0, 0, 8, 4))
     raises_status(E.ACLNN_ERR_PARAM_INVALID, "out has overlapping strides", fn=lambda: OPS[3].call(out=out))
+
+
+# ---- non-finite values propagate as CANN's kernels do -------------------------------------------------
+
+
+def _assert_same_non_finite(got, ref):
+    assert np.array_equal(np.isnan(got), np.isnan(ref)), (np.isnan(got).sum(), np.isnan(ref).sum())
+    assert np.array_equal(np.isposinf(got), np.isposinf(ref)) and np.array_equal(np.isneginf(got), np.isneginf(ref))
+    finite = np.isfinite(ref)
+    np.testing.assert_allclose(got[finite], ref[finite], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "g_hw, in_hw, align, scales",
+    [((40, 40), (20, 20), False, (0.0, 0.0)),  # the case: 252 NaNs and 4 Infs
+     ((32, 48), (16, 24), False, (2.0, 2.0)),  # 2x upsample backward
+     ((33, 47), (17, 23), True, (0.0, 0.0)),
+     ((24, 40), (24, 20), False, (0.0, 0.0)),  # H pass skipped (identity)
+     ((50, 30), (20, 30), False, (0.0, 0.0))],  # W pass skipped
+)  # fmt: skip
+def test_non_finite_grad_spreads_over_canns_cube_tiles(g_hw, in_hw, align, scales):
+    from reference import upsample_grad_cube
+
+    rng = np.random.default_rng(sum(g_hw))
+    g = rng.standard_normal((1, 2, *g_hw)).astype(np.float32)
+    g[0, 0, g_hw[0] // 3, g_hw[1] // 2] = np.inf
+    g[0, 1, 1, 2] = -np.inf
+    g[0, 1, g_hw[0] - 2, g_hw[1] - 5] = np.nan
+    got = aclnn_emu.upsample_bilinear2d_backward_v2(g, g_hw, (1, 2, *in_hw), align, *scales)
+    ref = upsample_grad_cube(g, in_hw, align, *scales)
+    _assert_same_non_finite(got, ref)
+    if g_hw == (40, 40):
+        assert np.isnan(got[0, 0]).sum() == 252 and np.isinf(got[0, 0]).sum() == 4  # one Inf
+
+
+def test_non_finite_grad_in_nhwc_and_float16():
+    from reference import upsample_grad_cube
+
+    g = np.random.default_rng(3).standard_normal((1, 3, 40, 40)).astype(np.float32)
+    g[0, 1, 20, 7] = np.inf
+    ref = upsample_grad_cube(g, (20, 20), False)
+    nhwc = aclnn_emu.upsample_bilinear2d_backward_v2(
+        np.ascontiguousarray(g.transpose(0, 2, 3, 1)), (40, 40), (1, 20, 20, 3), format="NHWC"
+    )
+    _assert_same_non_finite(nhwc.transpose(0, 3, 1, 2), ref)
+    half = aclnn_emu.upsample_bilinear2d_backward_v2(g.astype(np.float16), (40, 40), (1, 3, 20, 20))
+    assert np.array_equal(np.isnan(half), np.isnan(ref)) and np.array_equal(np.isinf(half), np.isinf(ref))
+
+
+def test_finite_grads_keep_the_kernels_bits_next_to_a_non_finite_plane():
+    g = np.random.default_rng(4).standard_normal((1, 2, 40, 40)).astype(np.float32)
+    clean = aclnn_emu.upsample_bilinear2d_backward_v2(g, (40, 40), (1, 2, 20, 20))
+    g[0, 0, 5, 5] = np.nan
+    dirty = aclnn_emu.upsample_bilinear2d_backward_v2(g, (40, 40), (1, 2, 20, 20))
+    assert np.array_equal(dirty[0, 1], clean[0, 1])
+    finite = np.isfinite(dirty[0, 0])
+    assert np.array_equal(dirty[0, 0][finite], clean[0, 0][finite])

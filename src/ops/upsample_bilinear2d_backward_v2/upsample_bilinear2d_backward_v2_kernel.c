@@ -365,6 +365,7 @@ typedef struct upsample_ctx {
     bool stream;   /* out is float32 in place and beyond the caches: rows go out with streaming stores */
     int64_t vec;
     const float *f16; /* float16 -> float32 table */
+    int nonfinite;    /* a row came out NaN or infinite: gradOut holds such values (see cube_nonfinite) */
 } upsample_ctx;
 
 /* Per-thread scratch: converted gradOut rows, the H-reduced row, the output row. */
@@ -476,10 +477,139 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
             }
         }
     }
+    /* A non-finite gradOut value reaches some output through a positive
+     * weight: this row (in L1) tells, without another pass over gradOut. */
+    uint32_t exponent = 0; /* the largest exponent field: all ones only for Inf and NaN (an integer max vectorises) */
+    for (int64_t j = 0; j < w * vec; j++) {
+        uint32_t bits;
+        memcpy(&bits, dst + j, sizeof bits);
+        bits &= 0x7f800000u;
+        exponent = bits > exponent ? bits : exponent;
+    }
+    if (exponent == 0x7f800000u) {
+#pragma omp atomic write
+        ((upsample_ctx *)x)->nonfinite = 1;
+    }
     if (x->o.direct && x->stream)
         emu_copy_f32((float *)x->o.base + o_row, sc->res, w * vec, true);
     else if (!x->o.direct)
         emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->o.s.w, x->o.lane);
+}
+
+/* ---- non-finite gradOut: CANN's cube windows ------------------------------
+ * UpsampleBilinear2dGrad multiplies, on the cube, every output tile of 16 by
+ * the whole window of sources that reach it, zero weights included: one Inf
+ * gives NaN (Inf * 0) at every output of its tile that its bilinear weights
+ * miss. Finite values cannot change a non-finite sum, so the passes below
+ * carry only the non-finite values (finite ones as 0) through CANN's W then
+ * H pass and overwrite the outputs they make non-finite; every other output
+ * keeps the kernel's bits. The tile's window is the tiling's (ops-cv
+ * upsample_bilinear2d_grad): sources c from max(0, (int)((T-2)/s) - 1), at
+ * most ceil8(max over axes of (int)(20/s) + 8) of them, whose floor index
+ * lies in [T-1, T+len-1]. (A tile no source reaches multiplies one stale
+ * source by 0 on the NPU; not modelled: it stays 0 here.) */
+#define CUBE_TILE 16
+
+/* Floor index and weight of source c along an axis, as source_index computes them (no clamp to the end). */
+static void cube_source(int64_t c, float s, bool align, int64_t *x0, float *lambda)
+{
+    float r = align ? (float)c * s : ((float)c + 0.5f) * s - 0.5f;
+    if (!align && !(r > 0.0f))
+        r = 0.0f;
+    const float f = floorf(r);
+    *x0 = f < 9.0e18f ? (int64_t)f : INT64_MAX;
+    *lambda = r - f;
+}
+
+/* One axis pass over a line of `in` values (stride si) into `out` values
+ * (stride so): each tile's outputs are the IEEE sum of window * weights. */
+static void cube_pass(const float *src, int64_t si, int64_t in, float *dst, int64_t so, int64_t out, float s,
+                      bool align, int64_t queue)
+{
+    const float step = s != 0.0f ? s : (float)out / (float)in; /* the kernel's zeroScale */
+    for (int64_t t0 = 0; t0 < out; t0 += CUBE_TILE) {
+        const int64_t len = out - t0 < CUBE_TILE ? out - t0 : CUBE_TILE;
+        int64_t start = (int64_t)((float)(t0 - 2) / step) - 1;
+        start = start > 0 ? start : 0;
+        for (int64_t j = 0; j < len; j++)
+            dst[(t0 + j) * so] = 0.0f;
+        bool started = false;
+        for (int64_t c = start; c < in && c < start + queue; c++) {
+            int64_t x0;
+            float lambda;
+            cube_source(c, s, align, &x0, &lambda);
+            if (x0 >= t0 + len)
+                break;
+            if (x0 < t0 - 1 && !started)
+                continue;
+            started = true;
+            for (int64_t j = 0; j < len; j++) {
+                const int64_t col = t0 + j;
+                float wgt = 0.0f;
+                if (x0 == t0 - 1)
+                    wgt = col == t0 ? lambda : 0.0f;
+                else if (x0 == t0 + len - 1)
+                    wgt = col == x0 ? (x0 == out - 1 ? 1.0f : 1.0f - lambda) : 0.0f;
+                else
+                    wgt = col == x0 ? 1.0f - lambda : col == x0 + 1 ? lambda : 0.0f;
+                dst[col * so] += src[c * si] * wgt;
+            }
+        }
+    }
+}
+
+/* Copies a line where the kernel skips the pass (identity), zero beyond the source. */
+static void cube_copy(const float *src, int64_t si, int64_t in, float *dst, int64_t so, int64_t out)
+{
+    for (int64_t j = 0; j < out; j++)
+        dst[j * so] = j < in ? src[j * si] : 0.0f;
+}
+
+/* Rewrites the outputs that CANN's cube windows make non-finite. 0, or a status. */
+static int cube_nonfinite(const upsample_ctx *x)
+{
+    const upsample_plan *p = x->p;
+    const int64_t ho = p->out_h, wo = p->out_w, hi = p->h, wi = p->w;
+    const float sw = p->ratio_w != 0.0f ? p->ratio_w : (float)wi / (float)wo;
+    const float sh = p->ratio_h != 0.0f ? p->ratio_h : (float)hi / (float)ho;
+    int64_t queue = (int64_t)(20.0f / sw) + 8;
+    queue = (int64_t)(20.0f / sh) + 8 > queue ? (int64_t)(20.0f / sh) + 8 : queue;
+    queue = (queue + 7) / 8 * 8;
+    float *g = malloc((size_t)(ho * wo) * sizeof *g), *mid = malloc((size_t)(ho * wi) * sizeof *mid);
+    float *res = malloc((size_t)(hi * wi) * sizeof *res);
+    int status = g && mid && res ? 0 : EMU_KERNEL_ERR_INNER;
+    for (int64_t plane = 0; !status && plane < p->n * p->c; plane++) {
+        const int64_t n = plane / p->c, c = plane % p->c;
+        bool any = false;
+        for (int64_t y = 0; y < ho; y++)
+            for (int64_t xx = 0; xx < wo; xx++) {
+                float v = emu_load_one(x->g.base, x->dt, n * x->g.s.n + c * x->g.s.c + y * x->g.s.h + xx * x->g.s.w,
+                                       x->f16);
+                any |= !(v - v == 0.0f);
+                g[y * wo + xx] = v - v == 0.0f ? 0.0f : v;
+            }
+        if (!any)
+            continue;
+        for (int64_t y = 0; y < ho; y++) /* the W pass, row by row */
+            if (p->identity_w)
+                cube_copy(g + y * wo, 1, wo, mid + y * wi, 1, wi);
+            else
+                cube_pass(g + y * wo, 1, wo, mid + y * wi, 1, wi, p->ratio_w, p->align_corners, queue);
+        for (int64_t xx = 0; xx < wi; xx++) /* the H pass, column by column */
+            if (p->identity_h)
+                cube_copy(mid + xx, wi, ho, res + xx, wi, hi);
+            else
+                cube_pass(mid + xx, wi, ho, res + xx, wi, hi, p->ratio_h, p->align_corners, queue);
+        for (int64_t y = 0; y < hi; y++)
+            for (int64_t xx = 0; xx < wi; xx++)
+                if (!(res[y * wi + xx] - res[y * wi + xx] == 0.0f))
+                    emu_store_one(x->o.base, x->dt, n * x->o.s.n + c * x->o.s.c + y * x->o.s.h + xx * x->o.s.w,
+                                  res[y * wi + xx]);
+    }
+    free(g);
+    free(mid);
+    free(res);
+    return status;
 }
 
 /* UPSAMPLE_PATH_COPY: out = gradOut element by element, bytes unchanged (a ViewCopy). */
@@ -564,6 +694,8 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
     }
     if (status)
         snprintf(msg, cap, "out of memory for the per-thread row buffers");
+    else if (x.nonfinite && p->path == UPSAMPLE_PATH_UPSAMPLE_GRAD && (status = cube_nonfinite(&x)) != 0)
+        snprintf(msg, cap, "out of memory for the non-finite gradOut pass");
 done:
     taps_free(&x.th);
     taps_free(&x.tw);
