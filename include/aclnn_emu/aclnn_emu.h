@@ -103,6 +103,17 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuStreamWait(aclrtStream stream, int32_t time
  */
 ACL_FUNC_VISIBILITY aclError aclnnEmuMallocReserved(void **devPtr, size_t size);
 
+/** Flags of aclnnEmuSetLaunchMode: as aclnnEmuSetLaunchBlocking(1), as aclnnEmuSetFillUnwritten(1). */
+#define ACLNN_EMU_LAUNCH_BLOCKING 1
+#define ACLNN_EMU_LAUNCH_FILL_UNWRITTEN 2
+
+/**
+ * Sets the calling thread's launch switches at once (one call instead of
+ * two on a hot path): ACLNN_EMU_LAUNCH_* flags; the ones not given are off.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for an unknown flag (nothing changes).
+ */
+ACL_FUNC_VISIBILITY aclError aclnnEmuSetLaunchMode(uint32_t flags);
+
 /**
  * Outputs that CANN's kernels leave unwritten (an empty input with a
  * non-empty output, Ascend950's equal-shape upsample backward, which launches

@@ -41,9 +41,12 @@ def c_int(
     value: Any, name: str, api: str, bounds: tuple[int, int] = INT64, status: int = ACLNN_ERR_PARAM_INVALID
 ) -> int:
     """An integer argument (Python or numpy int; bool is refused), within ``bounds``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+    if type(value) is int:  # the common case first: the ABC checks below cost microseconds
+        v = value
+    elif isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{api}: {name} must be an int, got {_kind(value)}")
-    v = int(value)
+    else:
+        v = int(value)
     if not bounds[0] <= v <= bounds[1]:
         out_of_range(name, v, bounds[0], bounds[1], api, status)
     return v
@@ -51,6 +54,8 @@ def c_int(
 
 def c_bool(value: Any, name: str, api: str) -> bool:
     """A ``bool`` argument: True/False (numpy's too) or the ints 0 and 1."""
+    if value is True or value is False:
+        return value
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, numbers.Integral) and int(value) in (0, 1):
@@ -60,6 +65,8 @@ def c_bool(value: Any, name: str, api: str) -> bool:
 
 def c_float(value: Any, name: str, api: str) -> float:
     """A ``float``/``double`` argument: any real number (not a string, not a bool)."""
+    if type(value) is float:
+        return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{api}: {name} must be a float, got {_kind(value)}")
     return float(value)
@@ -67,6 +74,8 @@ def c_float(value: Any, name: str, api: str) -> float:
 
 def int_list(values: Any, name: str, api: str) -> list[int]:
     """The values of an ``aclIntArray`` (int64 each); any length: the library checks it."""
+    if type(values) in (tuple, list) and all(type(v) is int and INT64[0] <= v <= INT64[1] for v in values):
+        return list(values)  # the common case, checked at once
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
         raise TypeError(f"{api}: {name} must be a sequence of ints, got {_kind(values)}")
     return [c_int(v, f"{name}[{i}]", api) for i, v in enumerate(values)]

@@ -8,6 +8,8 @@ that the library exports every function.
 CDEF = r"""
 /* status codes (acl/acl_base.h, acl/error_codes/rt_error_codes.h, aclnn/aclnn_base.h) */
 #define ACL_SUCCESS 0
+#define ACLNN_EMU_LAUNCH_BLOCKING 1
+#define ACLNN_EMU_LAUNCH_FILL_UNWRITTEN 2
 #define ACL_ERROR_NONE 0
 #define ACL_ERROR_INVALID_PARAM 100000
 #define ACL_ERROR_UNINITIALIZE 100001
@@ -545,6 +547,7 @@ uint64_t aclnnEmuCacheIdleBytes(void);
 aclError aclnnEmuStreamWait(aclrtStream stream, int32_t timeoutMs, int32_t *done);
 aclError aclnnEmuMallocReserved(void **devPtr, size_t size);
 aclError aclnnEmuSetFillUnwritten(int32_t fill);
+aclError aclnnEmuSetLaunchMode(uint32_t flags);
 aclError aclnnEmuSetLaunchBlocking(int32_t blocking);
 uint64_t aclnnEmuLiveHandles(void);
 uint64_t aclnnEmuPendingWarnings(void);

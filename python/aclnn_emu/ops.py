@@ -119,7 +119,7 @@ class _Deferred:
     def __init__(self, shape: Sequence[int], dtype: np.dtype) -> None:
         # Negative sizes are the library's to report (through the operator's
         # own size checks): the placeholder tensor takes them as 0.
-        self.shape = tuple(max(int(d), 0) for d in shape)
+        self.shape = tuple(d if d > 0 else 0 for d in shape)
         self.dtype = np.dtype(dtype)
 
 
@@ -153,7 +153,9 @@ class _Call:
             return ffi.NULL
         if isinstance(a, _Deferred):
             # Storage dims = the shape: the library checks that the byte size fits int64.
-            strides = [min(st, _INT64_MAX) for st in _memory.contiguous_strides(a.shape)]
+            strides = _memory.contiguous_strides(a.shape)
+            if strides and strides[0] > _INT64_MAX:  # the library reports the size; cffi must not overflow first
+                strides = [min(st, _INT64_MAX) for st in strides]
             t = lib.aclCreateTensor(a.shape, len(a.shape), acl_dtype(a.dtype), strides, 0, FORMATS[fmt], a.shape,
                                     len(a.shape), ffi.NULL)  # fmt: skip
             if t == ffi.NULL:
@@ -225,20 +227,18 @@ class _Call:
         # on the stream's worker while this thread waits in slices, so that
         # Ctrl-C gets through.
         blocking = self.nbytes < _BLOCKING_MAX_BYTES
-        if blocking:
-            lib.aclnnEmuSetLaunchBlocking(1)
-        if fresh:
-            lib.aclnnEmuSetFillUnwritten(1)
+        mode = (_LAUNCH_BLOCKING if blocking else 0) | (_LAUNCH_FILL_UNWRITTEN if fresh else 0)
+        if mode:
+            lib.aclnnEmuSetLaunchMode(mode)
         try:
             status = op.phase_two(workspace, ws[0], ex[0], s)
         finally:
-            if blocking:
-                lib.aclnnEmuSetLaunchBlocking(0)
-            if fresh:
-                lib.aclnnEmuSetFillUnwritten(0)
+            if mode:
+                lib.aclnnEmuSetLaunchMode(0)
         if status:
             check(status, op.name)
-        self._wait(s, stream)  # earlier work on the stream may be long even when this call is not
+        if not blocking:
+            self._wait(s, stream)
         check(lib.aclrtSynchronizeStream(s), "aclrtSynchronizeStream")
 
     def _wait(self, s: Any, stream: Stream | None) -> None:
@@ -274,6 +274,8 @@ class _Call:
         self.tensors, self.arrays, self.registered, self.memory = [], [], [], []
 
 
+_LAUNCH_BLOCKING = lib.ACLNN_EMU_LAUNCH_BLOCKING
+_LAUNCH_FILL_UNWRITTEN = lib.ACLNN_EMU_LAUNCH_FILL_UNWRITTEN
 # Calls whose tensors span fewer bytes launch blocking (see _Call.run).
 _BLOCKING_MAX_BYTES = 256 << 10
 # How long a wait lasts before Python gets to handle a signal.

@@ -241,6 +241,15 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuSetFillUnwritten(int32_t fill)
     return ACL_SUCCESS;
 }
 
+ACL_FUNC_VISIBILITY aclError aclnnEmuSetLaunchMode(uint32_t flags)
+{
+    if (flags & ~(ACLNN_EMU_LAUNCH_BLOCKING | ACLNN_EMU_LAUNCH_FILL_UNWRITTEN))
+        return emu_error(ACL_ERROR_INVALID_PARAM, "aclnnEmuSetLaunchMode", "flags 0x%x has unknown bits",
+                         (unsigned)flags);
+    fill_unwritten = (flags & ACLNN_EMU_LAUNCH_FILL_UNWRITTEN) != 0;
+    return aclnnEmuSetLaunchBlocking((flags & ACLNN_EMU_LAUNCH_BLOCKING) != 0);
+}
+
 void emu_launch_leave_unwritten(const emu_launch *l, size_t index)
 {
     if (!l->fill_unwritten && !emu_strict())
