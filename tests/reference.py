@@ -250,6 +250,71 @@ def forward_axis(out_size: int, in_size: int, align_corners: bool, ratio, skip=F
     return lo, hi, (F32(1) - lam).astype(F32), lam
 
 
+def cann_forward_slide(out_size, rows, w_pass, ratio, cores, one_pixel):
+    """UpsampleBilinear2d's tile length along one axis (ops-cv tiling getSlideSizeByScale)."""
+    best, most = 16, 0
+    for slide in (16, 32, 48, 64, 128):
+        tiles = -(-out_size // slide)
+        need = cores
+        if tiles < cores:
+            groups = cores // tiles
+            per = -(-rows // groups)
+            if w_pass:
+                per = max(per, slide)
+            need = min(cores, tiles * min(groups, -(-rows // per)))
+        if need >= most:
+            most, best = need, slide
+    if one_pixel:
+        best = 1024
+    r = float(ratio)
+    cap = 128 if r <= 1 else 64 if r <= 5 else 48 if r <= 8 else 32 if r <= 20 else 16
+    return min(best, cap)
+
+
+def upsample_forward_cube(x_nchw, out_hw, align_corners, scales_h, scales_w, cores):
+    """The cube's view of UpsampleBilinear2d (910B): each output tile is the float32 matmul of its
+    source window [xMin, xMax + 2) with the bilinear weights, zeros included, so a non-finite
+    input spreads over whole tiles (0 * Inf = NaN). NCHW float32, on the "upsample" path."""
+    x = np.asarray(x_nchw, F32)
+    n, c, h, w = x.shape
+    path, r_h, r_w, skip_h, skip_w = cann_upsample_forward_plan((h, w), out_hw, align_corners, scales_h, scales_w,
+                                                                np.float32)  # fmt: skip
+    assert path == "upsample", path
+
+    def center(j, r):
+        v = F32(r) * F32(j) if align_corners else F32(r) * (F32(j) + F32(0.5)) - F32(0.5)
+        return max(v, F32(0))
+
+    def axis(v, size_in, size_out, r, skip, rows, w_pass):  # v: (..., size_in)
+        lo, hi, wl, wh = forward_axis(size_out, size_in, align_corners, r, skip)
+        m = np.zeros((size_in, size_out), F32)
+        for j in range(size_out):
+            m[lo[j], j] += wl[j]
+            if hi[j] != lo[j]:
+                m[hi[j], j] += wh[j]
+        if skip:
+            return np.take(v, lo, axis=-1)
+        slide = cann_forward_slide(size_out, rows, w_pass, r, cores, h == 1 and w == 1)
+        tiles = -(-size_out // slide)
+        whole = tiles // cores * cores
+        y = np.zeros((*v.shape[:-1], size_out), F32)
+        with np.errstate(invalid="ignore", over="ignore"):
+            for t in range(tiles):
+                t0 = t * slide
+                length = slide if t < whole else min(slide, size_out - t0)  # whole tiles keep phantom outputs
+                a, b = int(center(t0, r)), int(center(t0 + length - 1, r))
+                a = min(a, size_in - 1)
+                k = max(b - a + min(max(min(b + 2, size_in) - b, 0), 2), 1)
+                k = min(k, size_in - a)
+                t1 = min(t0 + length, size_out)
+                y[..., t0:t1] = np.matmul(v[..., a : a + k], m[a : a + k, t0:t1])
+        return y
+
+    mid = axis(x, w, out_hw[1], r_w, skip_w, n * c * h, True)
+    out = axis(np.swapaxes(mid, -1, -2), h, out_hw[0], r_h, skip_h, n * c, False)
+    return np.swapaxes(out, -1, -2)
+
+
 def upsample_bilinear2d_forward(x_nchw, out_hw, align_corners, scales_h, scales_w, dtype=np.float32, nhwc=False):
     """CANN's result, NCHW float32 (bit for bit): the W pass, then the H pass, in float32."""
     x = np.asarray(x_nchw).astype(F32)

@@ -449,3 +449,32 @@ def test_finite_grads_keep_the_kernels_bits_next_to_a_non_finite_plane():
     assert np.array_equal(dirty[0, 1], clean[0, 1])
     finite = np.isfinite(dirty[0, 0])
     assert np.array_equal(dirty[0, 0][finite], clean[0, 0][finite])
+
+
+@pytest.mark.parametrize(
+    "in_hw, out_hw, scales, align",
+    [((64, 64), (16, 16), (0.25, 0.25), False),  # 4x downscale: rows 4j and 4j+3 carry no weight
+     ((20, 30), (50, 60), (2.5, 2.0), False),  # upscale
+     ((33, 17), (66, 51), (2.0, 3.0), True),
+     ((40, 40), (20, 40), (0.5, 1.0), False)],  # W pass skipped (scale 1)
+)  # fmt: skip
+def test_non_finite_input_spreads_over_canns_forward_cube_tiles(in_hw, out_hw, scales, align):
+    from reference import cann_upsample_forward_plan, upsample_forward_cube
+
+    assert cann_upsample_forward_plan(in_hw, out_hw, align, *scales, np.float32)[0] == "upsample"
+    rng = np.random.default_rng(sum(in_hw))
+    x = rng.standard_normal((2, 3, *in_hw)).astype(np.float32)
+    x[0, 0, in_hw[0] // 2, in_hw[1] // 3] = np.inf
+    x[1, 2, 0, 0] = -np.inf
+    x[1, 1, 4, in_hw[1] - 1] = np.nan
+    got = aclnn_emu.upsample_bilinear2d(x, out_hw, align, *scales)
+    ref = upsample_forward_cube(x, out_hw, align, *scales, cores=24)  # Ascend910B1's AI cores
+    _assert_same_non_finite(got, ref)
+    assert np.isnan(got).sum() > np.isinf(got).sum()  # zero weights met the Infs
+
+
+def test_forward_without_scales_takes_resize_v2_and_spreads_nothing():
+    x = np.random.default_rng(1).standard_normal((1, 1, 64, 64)).astype(np.float32)
+    x[0, 0, 32, 32] = np.inf
+    y = aclnn_emu.upsample_bilinear2d(x, (16, 16))  # ResizeBilinearV2: a vector kernel, no cube window
+    assert np.isnan(y).sum() == 0

@@ -115,4 +115,31 @@ static inline void emu_store_row(void *base, aclDataType dt, const float *restri
             emu_store_one(base, dt, j * sj + v * sl, src[j * vec + v]);
 }
 
+/* Plane (n, c) of a 4-D tensor (h x w, as rows r describes it) as float32 with
+ * every finite value replaced by 0: the part of it that can make a sum
+ * non-finite. Returns whether there is any. */
+static inline bool emu_plane_nonfinite(const emu_rows *r, aclDataType dt, const float *f16, int64_t n, int64_t c,
+                                       int64_t h, int64_t w, float *dst)
+{
+    bool any = false;
+    for (int64_t y = 0; y < h; y++)
+        for (int64_t x = 0; x < w; x++) {
+            const float v = emu_load_one(r->base, dt, n * r->s.n + c * r->s.c + y * r->s.h + x * r->s.w, f16);
+            const bool finite = v - v == 0.0f;
+            any |= !finite;
+            dst[y * w + x] = finite ? 0.0f : v;
+        }
+    return any;
+}
+
+/* Stores the non-finite values of src (h x w) into plane (n, c); the other elements stay. */
+static inline void emu_plane_store_nonfinite(const emu_rows *r, aclDataType dt, int64_t n, int64_t c,
+                                             const float *src, int64_t h, int64_t w)
+{
+    for (int64_t y = 0; y < h; y++)
+        for (int64_t x = 0; x < w; x++)
+            if (!(src[y * w + x] - src[y * w + x] == 0.0f))
+                emu_store_one(r->base, dt, n * r->s.n + c * r->s.c + y * r->s.h + x * r->s.w, src[y * w + x]);
+}
+
 #endif /* ACLNN_EMU_ROWS_H_ */

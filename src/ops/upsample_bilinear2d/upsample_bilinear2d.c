@@ -163,6 +163,7 @@ static void choose_path(const aclTensor *self, const aclTensor *out, bool align,
             return;
         }
         p->path = RESIZE_PATH_UPSAMPLE;
+        p->cube_cores = emu_soc_current()->cube_cores;
         /* UpsampleBilinear2dNcdhw passes float(1 / scale) to the tiling (0, i.e. the sizes' ratio, when both are 1). */
         const bool both_one = fabs(sh - 1.0) <= 1e-9 && fabs(sw - 1.0) <= 1e-9;
         const float real_h = both_one ? 0.0f : narrow(1.0 / sh), real_w = both_one ? 0.0f : narrow(1.0 / sw);

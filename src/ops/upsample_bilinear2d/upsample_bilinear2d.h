@@ -22,6 +22,7 @@ typedef struct resize_plan {
     bool align_corners;
     bool nhwc;
     resize_path path;
+    int64_t cube_cores; /* the SoC's AI cores: UpsampleBilinear2d's tiling sizes its tiles by them */
 } resize_plan;
 
 /* Computes out from self (views of the launch). 0 or a status plus message. */

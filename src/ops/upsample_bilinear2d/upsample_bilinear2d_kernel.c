@@ -307,6 +307,138 @@ static void copy_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
     emu_store_row(x->o.base + (size_t)o_off * x->item, x->dt, sc->in_row, p->w, x->vec, x->o.s.w, x->o.lane);
 }
 
+/* ---- non-finite input on the UpsampleBilinear2d path: CANN's cube tiles ----
+ * The AscendC kernel multiplies each output tile by its whole source window
+ * on the cube, zero weights included: an Inf or NaN anywhere in a window
+ * makes the whole tile non-finite, also where the bilinear weights skip it
+ * (a 4x downscale never weighs rows 4j and 4j+3). Finite values cannot change
+ * a non-finite sum, so only the non-finite input (finite values as 0) goes
+ * through CANN's W then H pass, and the outputs it makes non-finite are
+ * overwritten; the others keep the kernel's bits. Tiles and windows follow
+ * ops-cv's upsample_bilinear2d tiling and kernel (910B). */
+
+/* getSlideSizeByScale: the largest of 16..128 that keeps the most cores busy, capped by the scale. The
+ * W pass splits a tile's rows (N*C*H, at least a slide's worth per core) among spare cores, the H pass
+ * its planes (N*C). */
+static int64_t cube_slide(int64_t out, int64_t rows, bool w_pass, float s, int64_t cores, bool one_pixel)
+{
+    static const int64_t sizes[] = {16, 32, 48, 64, 128};
+    int64_t best = sizes[0], most = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        const int64_t slide = sizes[i], tiles = (out + slide - 1) / slide;
+        int64_t need = cores;
+        if (tiles < cores) {
+            const int64_t groups = cores / tiles;
+            int64_t per = (rows + groups - 1) / groups;
+            per = w_pass && per < slide ? slide : per;
+            const int64_t used = (rows + per - 1) / per < groups ? (rows + per - 1) / per : groups;
+            need = tiles * used < cores ? tiles * used : cores;
+        }
+        if (need >= most) {
+            most = need;
+            best = slide;
+        }
+    }
+    if (one_pixel)
+        best = 1024;
+    const int64_t cap = s <= 1.0f ? 128 : s <= 5.0f ? 64 : s <= 8.0f ? 48 : s <= 20.0f ? 32 : 16;
+    return best < cap ? best : cap;
+}
+
+static float cube_center(int64_t j, float s, bool align)
+{
+    float c = align ? s * (float)j : s * ((float)j + 0.5f) - 0.5f;
+    return c > 0.0f ? c : 0.0f;
+}
+
+/* One axis pass over a line (in values, stride si) into out values (stride so). */
+static void cube_pass(const float *src, int64_t si, int64_t in, float *dst, int64_t so, int64_t out, float s,
+                      bool align, int64_t slide, int64_t cores)
+{
+    const int64_t tiles = (out + slide - 1) / slide, whole = tiles / cores * cores;
+    for (int64_t t = 0; t < tiles; t++) {
+        const int64_t t0 = t * slide;
+        /* Whole-slide tiles keep their length past the end (their window is the phantom outputs' too). */
+        const int64_t len = t < whole ? slide : (out - t0 < slide ? out - t0 : slide);
+        const int64_t lo = (int64_t)cube_center(t0, s, align), hi = (int64_t)cube_center(t0 + len - 1, s, align);
+        const int64_t lo_c = lo < in ? lo : in - 1;
+        int64_t tail = (hi + 2 < in ? hi + 2 : in) - hi;
+        tail = tail < 0 ? 0 : tail > 2 ? 2 : tail;
+        int64_t k = hi - lo + tail;
+        k = k > 1 ? k : 1;
+        k = k < in - lo_c ? k : in - lo_c;
+        for (int64_t j = t0; j < t0 + len && j < out; j++) {
+            const float c = cube_center(j, s, align);
+            const int64_t a = (int64_t)c < in - 1 ? (int64_t)c : in - 1, b = a + 1 < in - 1 ? a + 1 : in - 1;
+            float lambda = c - (float)a;
+            lambda = lambda < 0.0f ? 0.0f : lambda > 1.0f ? 1.0f : lambda;
+            float acc = 0.0f;
+            for (int64_t i = lo_c; i < lo_c + k; i++) {
+                const float w = i == a ? (a == b ? 1.0f : 1.0f - lambda) : i == b ? lambda : 0.0f;
+                acc += src[i * si] * w;
+            }
+            dst[j * so] = acc;
+        }
+    }
+}
+
+/* Whether the input holds an Inf or NaN (only then does the cube's view differ from the kernel's). */
+static bool any_nonfinite(const resize_ctx *x)
+{
+    const resize_plan *p = x->p;
+    int found = 0;
+#pragma omp parallel for schedule(static) reduction(| : found) num_threads(emu_kernel_threads())
+    for (int64_t r = 0; r < p->n * p->c * p->h; r++) {
+        const int64_t n = r / (p->c * p->h), c = r / p->h % p->c, y = r % p->h;
+        uint32_t exponent = 0;
+        for (int64_t xx = 0; xx < p->w; xx++) {
+            const float v = emu_load_one(x->i.base, x->dt, n * x->i.s.n + c * x->i.s.c + y * x->i.s.h + xx * x->i.s.w,
+                                         x->f16);
+            uint32_t bits;
+            memcpy(&bits, &v, sizeof bits);
+            bits &= 0x7f800000u;
+            exponent = bits > exponent ? bits : exponent;
+        }
+        found |= exponent == 0x7f800000u;
+    }
+    return found;
+}
+
+/* Rewrites the outputs that CANN's cube tiles make non-finite. 0, or a status. */
+static int cube_nonfinite(const resize_ctx *x)
+{
+    const resize_plan *p = x->p;
+    const int64_t h = p->h, w = p->w, oh = p->out_h, ow = p->out_w, cores = p->cube_cores > 0 ? p->cube_cores : 1;
+    const bool one_pixel = h == 1 && w == 1;
+    const int64_t slide_w = cube_slide(ow, p->n * p->c * h, true, p->ratio_w, cores, one_pixel);
+    const int64_t slide_h = cube_slide(oh, p->n * p->c, false, p->ratio_h, cores, one_pixel);
+    float *in = malloc((size_t)(h * w) * sizeof *in), *mid = malloc((size_t)(h * ow) * sizeof *mid);
+    float *res = malloc((size_t)(oh * ow) * sizeof *res);
+    int status = in && mid && res ? 0 : EMU_KERNEL_ERR_INNER;
+    for (int64_t plane = 0; !status && plane < p->n * p->c; plane++) {
+        const int64_t n = plane / p->c, c = plane % p->c;
+        if (!emu_plane_nonfinite(&x->i, x->dt, x->f16, n, c, h, w, in))
+            continue;
+        for (int64_t y = 0; y < h; y++) /* the W pass, row by row */
+            if (p->skip_w)
+                for (int64_t xx = 0; xx < ow; xx++)
+                    mid[y * ow + xx] = in[y * w + (xx < w ? xx : w - 1)];
+            else
+                cube_pass(in + y * w, 1, w, mid + y * ow, 1, ow, p->ratio_w, p->align_corners, slide_w, cores);
+        for (int64_t xx = 0; xx < ow; xx++) /* the H pass, column by column */
+            if (p->skip_h)
+                for (int64_t y = 0; y < oh; y++)
+                    res[y * ow + xx] = mid[(y < h ? y : h - 1) * ow + xx];
+            else
+                cube_pass(mid + xx, ow, h, res + xx, ow, oh, p->ratio_h, p->align_corners, slide_h, cores);
+        emu_plane_store_nonfinite(&x->o, x->dt, n, c, res, oh, ow);
+    }
+    free(in);
+    free(mid);
+    free(res);
+    return status;
+}
+
 int upsample_bilinear2d_kernel(const emu_view *self, const emu_view *out, const resize_plan *p, char *msg,
                                size_t cap)
 {
@@ -356,6 +488,8 @@ int upsample_bilinear2d_kernel(const emu_view *self, const emu_view *out, const 
     }
     if (status)
         snprintf(msg, cap, "out of memory for the per-thread row buffers");
+    else if (p->path == RESIZE_PATH_UPSAMPLE && any_nonfinite(&x) && (status = cube_nonfinite(&x)) != 0)
+        snprintf(msg, cap, "out of memory for the non-finite input pass");
 done:
     if (!copy) {
         map_free(&x.mh);

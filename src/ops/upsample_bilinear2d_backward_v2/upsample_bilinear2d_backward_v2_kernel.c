@@ -580,15 +580,7 @@ static int cube_nonfinite(const upsample_ctx *x)
     int status = g && mid && res ? 0 : EMU_KERNEL_ERR_INNER;
     for (int64_t plane = 0; !status && plane < p->n * p->c; plane++) {
         const int64_t n = plane / p->c, c = plane % p->c;
-        bool any = false;
-        for (int64_t y = 0; y < ho; y++)
-            for (int64_t xx = 0; xx < wo; xx++) {
-                float v = emu_load_one(x->g.base, x->dt, n * x->g.s.n + c * x->g.s.c + y * x->g.s.h + xx * x->g.s.w,
-                                       x->f16);
-                any |= !(v - v == 0.0f);
-                g[y * wo + xx] = v - v == 0.0f ? 0.0f : v;
-            }
-        if (!any)
+        if (!emu_plane_nonfinite(&x->g, x->dt, x->f16, n, c, ho, wo, g))
             continue;
         for (int64_t y = 0; y < ho; y++) /* the W pass, row by row */
             if (p->identity_w)
@@ -600,11 +592,7 @@ static int cube_nonfinite(const upsample_ctx *x)
                 cube_copy(mid + xx, wi, ho, res + xx, wi, hi);
             else
                 cube_pass(mid + xx, wi, ho, res + xx, wi, hi, p->ratio_h, p->align_corners, queue);
-        for (int64_t y = 0; y < hi; y++)
-            for (int64_t xx = 0; xx < wi; xx++)
-                if (!(res[y * wi + xx] - res[y * wi + xx] == 0.0f))
-                    emu_store_one(x->o.base, x->dt, n * x->o.s.n + c * x->o.s.c + y * x->o.s.h + xx * x->o.s.w,
-                                  res[y * wi + xx]);
+        emu_plane_store_nonfinite(&x->o, x->dt, n, c, res, hi, wi);
     }
     free(g);
     free(mid);
