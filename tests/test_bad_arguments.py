@@ -478,3 +478,30 @@ def test_forward_without_scales_takes_resize_v2_and_spreads_nothing():
     x[0, 0, 32, 32] = np.inf
     y = aclnn_emu.upsample_bilinear2d(x, (16, 16))  # ResizeBilinearV2: a vector kernel, no cube window
     assert np.isnan(y).sum() == 0
+
+
+def test_ascend950_takes_one_sample_of_a_zero_size_aligned_box():
+    # arch35 ROIAlignGrad: max(ceil(len / pooled), 1) samples a bin; 910B's TBE kernel takes ceil(0) = 0.
+    code = """
+import warnings, numpy as np, aclnn_emu
+aclnn_emu.set_soc("{soc}")
+g = np.arange(1, 9, dtype=np.float32).reshape(1, 2, 2, 2)
+box = np.array([[0, 3.5, 2.5, 3.5, 2.5]], np.float32)  # aligned: the point (x, y) = (3, 2)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    gi = aclnn_emu.roi_align_v2_backward(g, box, (1, 2, 8, 8), 2, 2, 1.0, 0, True)
+want = np.zeros((1, 2, 8, 8), np.float32)
+if "{soc}" == "Ascend950":
+    want[0, :, 2, 3] = g.sum(axis=(2, 3))[0]
+    assert not w, [str(x.message) for x in w]
+else:
+    assert any("no sample" in str(x.message) or "skipped" in str(x.message) for x in w), [str(x.message) for x in w]
+assert np.array_equal(gi, want), gi[0, :, 1:4, 2:5]
+print("ok")
+"""
+    import subprocess
+    import sys
+
+    for soc in ("Ascend950", "Ascend910B1"):
+        r = subprocess.run([sys.executable, "-c", code.format(soc=soc)], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0 and r.stdout.strip() == "ok", (soc, r.stdout, r.stderr)

@@ -2,6 +2,7 @@
 
 import math
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -86,7 +87,8 @@ EDGE_BOXES = np.array(
 def test_edge_cases(aligned, ratio):
     rng = np.random.default_rng(7)
     g = rng.standard_normal((len(EDGE_BOXES), 3, 3, 4)).astype(np.float32)
-    with pytest.warns(aclnn_emu.AclnnWarning, match="image id outside"):  # the out-of-range ids among them
+    # the out-of-range ids among them; aligned and adaptive, the zero-size box has no sample
+    with pytest.warns(aclnn_emu.AclnnWarning, match="image id outside|have no sample"):
         check_case(g, EDGE_BOXES, (2, 3, 14, 16), 1.0, ratio, aligned)
 
 
@@ -368,7 +370,9 @@ def test_random_against_cann_model(case):
     if case % 4 == 0:  # boxes crossing the map's edges
         boxes[:, 1:] += rng.uniform(-0.5, 0.5, (k, 4)).astype(np.float32) * np.array([w, h, w, h]) / scale
     g = rng.standard_normal((k, c, ph, pw)).astype(np.float32)
-    got = run(g, boxes, (b, c, h, w), scale, ratio, aligned)
+    with warnings.catch_warnings():  # crossing boxes may end before they start: no sample (warned, as CANN skips)
+        warnings.filterwarnings("ignore", "aclnnRoiAlignV2Backward: .* have no sample", aclnn_emu.AclnnWarning)
+        got = run(g, boxes, (b, c, h, w), scale, ratio, aligned)
     ref = roi_align_backward(g, boxes, (b, c, h, w), scale, ratio, aligned)
     assert rel_err(got, ref) <= 1e-5
 

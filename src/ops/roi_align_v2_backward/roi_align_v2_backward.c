@@ -49,7 +49,15 @@ static int run(const emu_launch *l, char *msg, size_t cap)
     const emu_view grad_input = emu_launch_view(l, 2);
     const bool any = emu_view_numel(&grad_output) > 0 && emu_view_numel(&boxes) > 0 && emu_view_numel(&grad_input) > 0;
     int st = check_boxes(p, &boxes, any ? p->boxes : 0, msg, cap);
-    return st ? st : roi_align_v2_backward_kernel(&grad_output, &boxes, &grad_input, p, msg, cap);
+    roi_backward_report r;
+    if (!st)
+        st = roi_align_v2_backward_kernel(&grad_output, &boxes, &grad_input, p, &r, msg, cap);
+    /* The forward's rule, in this direction: such a box is surely a bug (CANN computes nothing for it). */
+    if (!st && r.no_sample)
+        st = emu_run_misuse(OP_NAME, msg, cap, "%lld box(es) have no sample (first: box %lld); CANN computes "
+                            "nothing for them, so they add no gradient", (long long)r.no_sample,
+                            (long long)r.first_no_sample);
+    return st;
 }
 
 EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 2, 1, run);

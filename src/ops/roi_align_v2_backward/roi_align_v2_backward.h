@@ -31,7 +31,13 @@ static inline int64_t roi_image_index(const roi_plan *p, float id)
     return v >= 0 && v < (double)p->batch ? (int64_t)v : -1;
 }
 
+/* Boxes on an image whose sample count is 0 on an axis (910B's adaptive count ceil(bin) for a box of no
+ * size): they contribute nothing, as the forward leaves their output unwritten. */
+typedef struct roi_backward_report {
+    int64_t no_sample, first_no_sample;
+} roi_backward_report;
+
 int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *boxes, const emu_view *grad_input,
-                                 const roi_plan *p, char *msg, size_t cap);
+                                 const roi_plan *p, roi_backward_report *report, char *msg, size_t cap);
 
 #endif

@@ -197,9 +197,10 @@ static axis_geom axis_geometry(const roi_plan *p, float start, float end, int64_
     return a;
 }
 
-static box_geom box_geometry(const roi_plan *p, const float *row, int64_t col_stride)
+static box_geom box_geometry(const roi_plan *p, const float *row, int64_t col_stride, bool *no_sample)
 {
     box_geom g = {.image = -1};
+    *no_sample = false;
     int64_t image = roi_image_index(p, row[0]);
     if (image < 0)
         return g;
@@ -214,9 +215,12 @@ static box_geom box_geometry(const roi_plan *p, const float *row, int64_t col_st
     }
     g.y = axis_geometry(p, y1, y2, p->pooled_h, p->pooled_h_reciprocal);
     g.x = axis_geometry(p, x1, x2, p->pooled_w, p->pooled_w_reciprocal);
-    if (!isfinite(x1) || !isfinite(y1) || !isfinite(g.y.bin) || !isfinite(g.x.bin) || g.y.count <= 0 ||
-        g.x.count <= 0)
-        return g; /* NaN/Inf coordinates (the op's run step warned), or no samples */
+    if (!isfinite(x1) || !isfinite(y1) || !isfinite(g.y.bin) || !isfinite(g.x.bin))
+        return g; /* NaN/Inf coordinates (the op's run step warned) */
+    if (g.y.count <= 0 || g.x.count <= 0) {
+        *no_sample = true;
+        return g;
+    }
     g.image = image;
     return g;
 }
@@ -531,14 +535,18 @@ static void chunk_free(chunk *ch)
 }
 
 /* Step 1: every box's geometry (bad boxes get image -1 and are skipped). */
-static box_geom *box_geometries(const roi_plan *p, const emu_view *boxes, int64_t nk)
+static box_geom *box_geometries(const roi_plan *p, const emu_view *boxes, int64_t nk, roi_backward_report *report)
 {
     box_geom *geo = malloc((size_t)(nk ? nk : 1) * sizeof *geo);
     if (!geo)
         return NULL;
     const float *bx = nk ? (const float *)boxes->data + boxes->offset : NULL;
-    for (int64_t k = 0; k < nk; k++)
-        geo[k] = box_geometry(p, bx + k * boxes->strides[0], boxes->strides[1]);
+    for (int64_t k = 0; k < nk; k++) {
+        bool no_sample;
+        geo[k] = box_geometry(p, bx + k * boxes->strides[0], boxes->strides[1], &no_sample);
+        if (no_sample && report->no_sample++ == 0)
+            report->first_no_sample = k;
+    }
     return geo;
 }
 
@@ -727,13 +735,14 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
 }
 
 int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *boxes, const emu_view *grad_input,
-                                 const roi_plan *p, char *msg, size_t cap)
+                                 const roi_plan *p, roi_backward_report *report, char *msg, size_t cap)
 {
+    *report = (roi_backward_report){.first_no_sample = -1};
     if (emu_view_numel(grad_input) == 0)
         return 0;
     const bool any_boxes = emu_view_numel(grad_output) > 0 && emu_view_numel(boxes) > 0;
     const int64_t nk = any_boxes ? p->boxes : 0;
-    box_geom *geo = box_geometries(p, boxes, nk);
+    box_geom *geo = box_geometries(p, boxes, nk, report);
     bin_weights *scratch = malloc((size_t)(p->pooled_h + p->pooled_w + 1) * sizeof *scratch);
     int status = geo && scratch ? 0 : EMU_KERNEL_ERR_INNER;
     /* The work bound (as the forward's), before gradInput is touched: each
