@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "../../kernel/half.h"
+#include "../../kernel/roi.h"
 #include "roi_align_v2.h"
 
 /* One box in the kernel's float32 terms. */
@@ -35,15 +36,6 @@ typedef struct box_geom {
     int64_t count_x, count_y; /* samples per bin; <= 0: none */
     bool nonfinite;           /* a NaN or infinite coordinate */
 } box_geom;
-
-/* C's (int32_t)ceilf as the vector conversion saturates it; NaN gives 0. */
-static int64_t ceil_i32(float v)
-{
-    if (!(v == v))
-        return 0;
-    const float c = ceilf(v);
-    return c >= 2147483647.0f ? INT32_MAX : c <= -2147483648.0f ? INT32_MIN : (int64_t)c;
-}
 
 static float load_f(const emu_view *v, int64_t o, const float *f16)
 {
@@ -68,39 +60,17 @@ static void box_row(const emu_view *rois, const emu_view *batch_indices, int64_t
     }
 }
 
+/* The box in the kernel's terms, by the geometry both directions share (kernel/roi.h). */
 static box_geom geometry(const roi_align_plan *p, const float r[5])
 {
-    box_geom g = {.image = -1};
-    const float fi = floorf(r[0]);
-    if (fi >= 0.0f && fi < (float)p->batch)
-        g.image = (int64_t)fi;
-    float x0 = r[1] * p->spatial_scale, y0 = r[2] * p->spatial_scale;
-    float x1 = r[3] * p->spatial_scale, y1 = r[4] * p->spatial_scale;
-    if (p->roi_end_mode == 1) {
-        x1 = x1 + p->spatial_scale;
-        y1 = y1 + p->spatial_scale;
-    } else if (p->roi_end_mode > 1) {
-        x0 = x0 - 0.5f, y0 = y0 - 0.5f, x1 = x1 - 0.5f, y1 = y1 - 0.5f;
-    }
-    float w = x1 - x0, h = y1 - y0;
-    if (p->roi_end_mode < 2) {
-        w = w > 1.0f ? w : 1.0f;
-        h = h > 1.0f ? h : 1.0f;
-    }
-    const float bin_w = w * p->pooled_w_reciprocal, bin_h = h * p->pooled_h_reciprocal;
-    g.start_x = x0;
-    g.start_y = y0;
-    if (p->samples > 0) {
-        g.count_x = g.count_y = p->samples;
-        g.step_x = bin_w * p->samples_reciprocal;
-        g.step_y = bin_h * p->samples_reciprocal;
-    } else {
-        g.count_x = ceil_i32(bin_w);
-        g.count_y = ceil_i32(bin_h);
-        g.step_x = bin_w / (float)g.count_x;
-        g.step_y = bin_h / (float)g.count_y;
-    }
-    return g;
+    const emu_roi_rules rules = {.batch = p->batch, .pooled_h = p->pooled_h, .pooled_w = p->pooled_w,
+                                 .pooled_h_reciprocal = p->pooled_h_reciprocal,
+                                 .pooled_w_reciprocal = p->pooled_w_reciprocal, .spatial_scale = p->spatial_scale,
+                                 .samples = p->samples, .samples_reciprocal = p->samples_reciprocal,
+                                 .roi_end_mode = p->roi_end_mode};
+    const emu_roi_box b = emu_roi_box_of(&rules, r);
+    return (box_geom){.image = b.image, .start_x = b.x.start, .start_y = b.y.start, .step_x = b.x.step,
+                      .step_y = b.y.step, .count_x = b.x.count, .count_y = b.y.count};
 }
 
 /* Sample k of an axis of `size` pixels: taps lo, hi and their weights. */

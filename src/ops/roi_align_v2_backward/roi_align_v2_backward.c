@@ -26,7 +26,8 @@ static int check_boxes(const roi_plan *p, const emu_view *boxes, int64_t nk, cha
     int64_t bad = 0, first_bad = -1;
     for (int64_t k = 0; k < nk; k++) {
         const float *row = bx + k * rs;
-        bool misuse = roi_image_index(p, row[0]) < 0 || !isfinite(p->spatial_scale);
+        const emu_roi_rules rules = {.batch = p->batch, .soc950 = p->soc950};
+        bool misuse = emu_roi_image(&rules, row[0]) < 0 || !isfinite(p->spatial_scale);
         for (int j = 1; j < 5; j++)
             misuse |= !isfinite(row[j * cs]);
         if (misuse && bad++ == 0)

@@ -6,9 +6,7 @@
 #ifndef ACLNN_EMU_ROI_ALIGN_V2_BACKWARD_H_
 #define ACLNN_EMU_ROI_ALIGN_V2_BACKWARD_H_
 
-#include "../../kernel/kernel.h"
-
-#include <math.h>
+#include "../../kernel/roi.h"
 
 /* What phase one decided, in the terms of CANN's kernels (float32). */
 typedef struct roi_plan {
@@ -22,14 +20,6 @@ typedef struct roi_plan {
     bool aligned;                           /* roi_end_mode 2 */
     bool soc950;                            /* Ascend950's SIMT kernel, else 910B's TBE kernel */
 } roi_plan;
-
-/* The image a box row names, or -1 when outside [0, batch): 910B floors the
- * float id, Ascend950 truncates it toward zero. */
-static inline int64_t roi_image_index(const roi_plan *p, float id)
-{
-    double v = p->soc950 ? trunc((double)id) : floor((double)id);
-    return v >= 0 && v < (double)p->batch ? (int64_t)v : -1;
-}
 
 /* Boxes on an image whose sample count is 0 on an axis (910B's adaptive count ceil(bin) for a box of no
  * size): they contribute nothing, as the forward leaves their output unwritten. */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernel/roi.h"
 #include "roi_align_v2_backward.h"
 
 /* Box chunks keep the per-axis weights of a batch of boxes in memory. */
@@ -149,88 +150,39 @@ static void weights_of(const axis_samples *s, const axis_range *r, int64_t exten
 }
 
 /* One axis of a box as CANN's kernel has it, in float32. */
-typedef struct axis_geom {
-    float start, bin, grid; /* roi start, bin size, sample spacing */
-    int64_t count;          /* samples per bin (<= 0: none) */
-    float norm;             /* each sample's weight factor */
-    bool simt;              /* Ascend950's positions: start + p*bin + (i+0.5)*bin/count */
-} axis_geom;
+/* A box's geometry (kernel/roi.h, shared with the forward): its image (-1:
+ * the box contributes nothing) and its axes. */
+typedef emu_roi_axis axis_geom;
 
-/* A box's geometry: its image (-1: the box contributes nothing) and its axes. */
 typedef struct box_geom {
     int64_t image;
     axis_geom y, x;
 } box_geom;
 
-/* float -> int32 as the NPU's conversions saturate (NaN: 0). */
-static int32_t to_int32_sat(double v)
-{
-    if (!(v == v))
-        return 0;
-    return v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v;
-}
-
-static axis_geom axis_geometry(const roi_plan *p, float start, float end, int64_t pooled, float pooled_reciprocal)
-{
-    axis_geom a = {.start = start, .simt = p->soc950};
-    float len = end - start;
-    if (!p->aligned && len < 1.0f)
-        len = 1.0f; /* roi_end_mode 0: at least one pixel */
-    if (p->soc950) {
-        /* arch35 SIMT kernel: divides, and takes at least one sample. */
-        a.bin = len / (float)pooled;
-        int32_t adaptive = to_int32_sat(ceil((double)(len / (float)pooled)));
-        a.count = p->samples > 0 ? p->samples : (adaptive > 1 ? adaptive : 1);
-        a.norm = 1.0f / (float)a.count;
-        return a;
-    }
-    /* 910B TBE kernel: multiplies by fl(1/pooled); adaptive count ceil(bin) (0 samples when bin <= 0). */
-    a.bin = len * pooled_reciprocal;
-    if (p->samples > 0) {
-        a.count = p->samples;
-        a.grid = a.bin * p->samples_reciprocal;
-    } else {
-        a.count = to_int32_sat(ceil((double)a.bin));
-        a.grid = a.bin / (float)a.count;
-    }
-    a.norm = 1.0f / (float)a.count;
-    return a;
-}
-
 static box_geom box_geometry(const roi_plan *p, const float *row, int64_t col_stride, bool *no_sample)
 {
     box_geom g = {.image = -1};
     *no_sample = false;
-    int64_t image = roi_image_index(p, row[0]);
-    if (image < 0)
-        return g;
-    const float sc = p->spatial_scale;
-    float x1 = row[1 * col_stride] * sc, y1 = row[2 * col_stride] * sc;
-    float x2 = row[3 * col_stride] * sc, y2 = row[4 * col_stride] * sc;
-    if (p->aligned) { /* roi_end_mode 2: every coordinate shifted by half a pixel */
-        x1 -= 0.5f;
-        y1 -= 0.5f;
-        x2 -= 0.5f;
-        y2 -= 0.5f;
-    }
-    g.y = axis_geometry(p, y1, y2, p->pooled_h, p->pooled_h_reciprocal);
-    g.x = axis_geometry(p, x1, x2, p->pooled_w, p->pooled_w_reciprocal);
-    if (!isfinite(x1) || !isfinite(y1) || !isfinite(g.y.bin) || !isfinite(g.x.bin))
-        return g; /* NaN/Inf coordinates (the op's run step warned) */
-    if (g.y.count <= 0 || g.x.count <= 0) {
+    const emu_roi_rules rules = {.batch = p->batch, .pooled_h = p->pooled_h, .pooled_w = p->pooled_w,
+                                 .pooled_h_reciprocal = p->pooled_h_reciprocal,
+                                 .pooled_w_reciprocal = p->pooled_w_reciprocal, .spatial_scale = p->spatial_scale,
+                                 .samples = p->samples, .samples_reciprocal = p->samples_reciprocal,
+                                 .roi_end_mode = p->aligned ? 2 : 0, .soc950 = p->soc950};
+    const float r[5] = {row[0], row[col_stride], row[2 * col_stride], row[3 * col_stride], row[4 * col_stride]};
+    const emu_roi_box b = emu_roi_box_of(&rules, r);
+    if (b.image < 0 || !b.finite || !isfinite(b.y.bin) || !isfinite(b.x.bin))
+        return g; /* outside the batch, or NaN/Inf coordinates (the op's run step warned) */
+    if (b.y.count <= 0 || b.x.count <= 0) {
         *no_sample = true;
         return g;
     }
-    g.image = image;
-    return g;
+    return (box_geom){.image = b.image, .y = b.y, .x = b.x};
 }
 
-/* Sample i of bin b, as the kernel computes it (float32; the build turns fused multiply-add off). */
+/* Sample i of bin b. */
 static inline float sample_at(const axis_geom *a, int64_t b, int64_t i)
 {
-    if (a->simt)
-        return (a->start + (float)b * a->bin) + ((float)i + 0.5f) * a->bin / (float)a->count;
-    return ((float)(b * a->count + i) + 0.5f) * a->grid + a->start;
+    return emu_roi_sample(a, b, i);
 }
 
 /* Samples per bin up to which weights are summed sample by sample in
@@ -297,8 +249,8 @@ static axis_samples bin_samples(const axis_geom *a, int64_t b)
         step = (double)a->bin / (double)a->count;
         start = (double)a->start + (double)b * (double)a->bin;
     } else {
-        step = a->grid;
-        start = (double)a->start + (double)a->grid * (double)b * (double)a->count;
+        step = a->step;
+        start = (double)a->start + (double)a->step * (double)b * (double)a->count;
     }
     return ascending((axis_samples){.start = start, .step = step, .count = (double)a->count, .norm = a->norm});
 }
