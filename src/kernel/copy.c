@@ -22,8 +22,51 @@ __attribute__((target("avx2"))) static void copy_stream_avx2(float *restrict dst
     for (; i < n; i++)
         dst[i] = src[i];
 }
+/* The same streamed copy, also taking the largest exponent field it moved
+ * (all ones only for Inf and NaN): two more vector operations on data in
+ * registers, free beside the memory traffic. */
+__attribute__((target("avx2"))) static uint32_t copy_stream_exp_avx2(float *restrict dst, const float *restrict src,
+                                                                     int64_t n)
+{
+    uint32_t mx = 0, bits;
+    int64_t i = 0;
+    for (; i < n && ((uintptr_t)(dst + i) & 31) != 0; i++) {
+        dst[i] = src[i];
+        memcpy(&bits, src + i, sizeof bits);
+        mx = (bits & 0x7f800000u) > mx ? bits & 0x7f800000u : mx;
+    }
+    const __m256i mask = _mm256_set1_epi32(0x7f800000);
+    __m256i vmx = _mm256_setzero_si256();
+    for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(src + i);
+        vmx = _mm256_max_epu32(vmx, _mm256_and_si256(_mm256_castps_si256(v), mask));
+        _mm256_stream_ps(dst + i, v);
+    }
+    uint32_t lanes[8];
+    _mm256_storeu_si256((__m256i *)lanes, vmx);
+    for (int k = 0; k < 8; k++)
+        mx = lanes[k] > mx ? lanes[k] : mx;
+    for (; i < n; i++) {
+        dst[i] = src[i];
+        memcpy(&bits, src + i, sizeof bits);
+        mx = (bits & 0x7f800000u) > mx ? bits & 0x7f800000u : mx;
+    }
+    return mx;
+}
 #define HAVE_COPY_STREAM 1
 #endif
+
+bool emu_copy_f32_finite(float *restrict dst, const float *restrict src, int64_t n)
+{
+    if (n <= 0)
+        return true;
+#ifdef HAVE_COPY_STREAM
+    if (__builtin_cpu_supports("avx2"))
+        return copy_stream_exp_avx2(dst, src, n) != 0x7f800000u;
+#endif
+    memcpy(dst, src, (size_t)n * sizeof *dst);
+    return emu_row_finite(src, n);
+}
 
 void emu_stream_fence(void)
 {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "acl/acl_base.h" /* aclDataType */
 
@@ -67,6 +68,21 @@ int emu_kernel_threads(void);
  * calls emu_stream_fence once after its last one (a fence per row would stall
  * every row). */
 void emu_copy_f32(float *restrict dst, const float *restrict src, int64_t n, bool stream);
+/* emu_copy_f32 with streaming stores that also tells whether every value it moved is finite. */
+bool emu_copy_f32_finite(float *restrict dst, const float *restrict src, int64_t n);
+/* Whether a row holds no Inf or NaN: adding one to an exponent field of all
+ * ones (theirs alone) carries into the sign bit, and an OR of those sums
+ * vectorises with any SIMD width. */
+static inline bool emu_row_finite(const float *row, int64_t n)
+{
+    uint32_t carry = 0;
+    for (int64_t j = 0; j < n; j++) {
+        uint32_t bits;
+        memcpy(&bits, row + j, sizeof bits);
+        carry |= (bits & 0x7f800000u) + 0x00800000u;
+    }
+    return !(carry & 0x80000000u);
+}
 /* Sets every byte of v's elements (and no other byte) to byte. */
 void emu_view_fill_bytes(const emu_view *v, int byte);
 void emu_stream_fence(void);

@@ -390,16 +390,15 @@ static bool any_nonfinite(const resize_ctx *x)
 #pragma omp parallel for schedule(static) reduction(| : found) num_threads(emu_kernel_threads())
     for (int64_t r = 0; r < p->n * p->c * p->h; r++) {
         const int64_t n = r / (p->c * p->h), c = r / p->h % p->c, y = r % p->h;
-        uint32_t exponent = 0;
+        uint32_t carry = 0; /* as emu_row_finite, over a strided row of any dtype */
         for (int64_t xx = 0; xx < p->w; xx++) {
             const float v = emu_load_one(x->i.base, x->dt, n * x->i.s.n + c * x->i.s.c + y * x->i.s.h + xx * x->i.s.w,
                                          x->f16);
             uint32_t bits;
             memcpy(&bits, &v, sizeof bits);
-            bits &= 0x7f800000u;
-            exponent = bits > exponent ? bits : exponent;
+            carry |= (bits & 0x7f800000u) + 0x00800000u;
         }
-        found |= exponent == 0x7f800000u;
+        found |= (carry & 0x80000000u) != 0;
     }
     return found;
 }

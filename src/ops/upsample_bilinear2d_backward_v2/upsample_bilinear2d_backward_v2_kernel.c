@@ -477,23 +477,22 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
             }
         }
     }
-    /* A non-finite gradOut value reaches some output through a positive
-     * weight: this row (in L1) tells, without another pass over gradOut. */
-    uint32_t exponent = 0; /* the largest exponent field: all ones only for Inf and NaN (an integer max vectorises) */
-    for (int64_t j = 0; j < w * vec; j++) {
-        uint32_t bits;
-        memcpy(&bits, dst + j, sizeof bits);
-        bits &= 0x7f800000u;
-        exponent = bits > exponent ? bits : exponent;
+    /* A non-finite gradOut value reaches both the H-reduced row and some
+     * output row (Inf times any weight is non-finite), so rows tell without
+     * another pass over gradOut: the streamed copy checks what it moves,
+     * else the shorter of the two rows is checked in L1. */
+    bool finite;
+    if (x->o.direct && x->stream) {
+        finite = emu_copy_f32_finite((float *)x->o.base + o_row, sc->res, w * vec);
+    } else {
+        finite = emu_row_finite(p->out_w < w ? sc->acc : dst, (p->out_w < w ? p->out_w : w) * vec);
+        if (!x->o.direct)
+            emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->o.s.w, x->o.lane);
     }
-    if (exponent == 0x7f800000u) {
+    if (!finite) {
 #pragma omp atomic write
         ((upsample_ctx *)x)->nonfinite = 1;
     }
-    if (x->o.direct && x->stream)
-        emu_copy_f32((float *)x->o.base + o_row, sc->res, w * vec, true);
-    else if (!x->o.direct)
-        emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->o.s.w, x->o.lane);
 }
 
 /* ---- non-finite gradOut: CANN's cube windows ------------------------------
