@@ -298,7 +298,8 @@ def measure(name: str, repeat: int, rounds: int) -> dict:
     finally:
         wl.close()
     med = statistics.median
-    row: dict = dict(workload=name, rounds=rounds, ours_s=med(runs["ours"]), copy_GBps=med(runs["copy"]))
+    row: dict = dict(workload=name, rounds=rounds, ours_s=med(runs["ours"]), copy_GBps=med(runs["copy"]),
+                     ours_rounds_s=runs["ours"], copy_rounds_GBps=runs["copy"])  # fmt: skip
     if runs["array"]:
         row.update(ours_array_s=med(runs["array"]), faults_per_call=med(runs["faults"]))
     if wl.moved:
@@ -321,13 +322,69 @@ def copy_bandwidth(repeat: int) -> float:
     return 2 * a.nbytes / t / 1e9
 
 
+def machine() -> dict:
+    """What makes two runs comparable: the CPU model, cores and cache sizes the machine reports."""
+    info = dict(cpu=platform.processor() or platform.machine(), cores=os.cpu_count())
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                info["cpu"] = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    for index in range(4):
+        d = Path(f"/sys/devices/system/cpu/cpu0/cache/index{index}")
+        try:
+            info[f"L{(d / 'level').read_text().strip()}{(d / 'type').read_text().strip()[0]}"] = (
+                (d / "size").read_text().strip()
+            )
+        except OSError:
+            pass
+    return info
+
+
+def normalised(row: dict) -> list[float]:
+    """Per-round times scaled by that round's copy bandwidth: a VM that is slower for a while moves both."""
+    return [t * bw for t, bw in zip(row["ours_rounds_s"], row["copy_rounds_GBps"])]
+
+
+def spread(values: list[float]) -> float:
+    """Relative run-to-run spread: (max - min) / median."""
+    return (max(values) - min(values)) / statistics.median(values) if len(values) > 1 else 0.0
+
+
+def compare(rows: list[dict], baseline_path: Path) -> int:
+    """Prints each workload against the baseline; returns how many dropped beyond the measured spread."""
+    base = json.loads(baseline_path.read_text())
+    if base.get("machine", {}).get("cpu") != machine()["cpu"]:
+        print(f"# note: the baseline is of {base.get('machine', {}).get('cpu')!r}, this is {machine()['cpu']!r}")
+    by_name = {r["workload"]: r for r in base["rows"] if "ours_rounds_s" in r}
+    drops = 0
+    for row in rows:
+        old = by_name.get(row["workload"])
+        if old is None:
+            print(f"{row['workload']:8s} (not in the baseline)")
+            continue
+        now, then = normalised(row), normalised(old)
+        speed = statistics.median(then) / statistics.median(now)  # > 1: faster than the baseline
+        noise = max(spread(now), spread(then), 0.05)
+        flag = speed < 1 - noise
+        drops += flag
+        print(f"{row['workload']:8s} {speed:5.2f}x the baseline (copy {row['copy_GBps']:.1f} GB/s now, "
+              f"{old['copy_GBps']:.1f} then; spread {100 * noise:.0f}%){'  DROP' if flag else ''}")  # fmt: skip
+    return drops
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("workloads", nargs="*", help="ids (default: all)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--repeat", type=int, default=7, help="calls timed per side and round (median)")
     ap.add_argument("--rounds", type=int, default=3, help="alternations of ours and the peer (median ratio)")
-    ap.add_argument("--json", type=Path, help="also write the rows here")
+    ap.add_argument("--json", type=Path, help="also write the rows here (a baseline for --compare)")
+    ap.add_argument("--compare", type=Path, metavar="BASELINE.json",
+                    help="print each workload's speed against a baseline of the same machine kind (copy-bandwidth "
+                    "normalised) and exit 1 if one dropped beyond the run-to-run spread")  # fmt: skip
     args = ap.parse_args()
 
     aclnn_emu.set_option("ACLNN_EMU_THREADS", args.threads)
@@ -359,7 +416,9 @@ def main() -> int:
                 line += f" (array API {row['array_ratio']:.1f}x)"
         print(line + f"  [copy {row['copy_GBps']:.1f} GB/s]", flush=True)
     if args.json:
-        args.json.write_text(json.dumps(dict(copy_GBps=copy_bw, rows=rows), indent=1))
+        args.json.write_text(json.dumps(dict(machine=machine(), copy_GBps=copy_bw, rows=rows), indent=1))
+    if args.compare:
+        return 1 if compare(rows, args.compare) else 0
     return 0
 
 
