@@ -1,6 +1,7 @@
 """The Python layer: exceptions, handle lifetimes, array inputs, README examples, no leaks."""
 
 import gc
+import importlib.util
 import re
 import resource
 from pathlib import Path
@@ -19,6 +20,8 @@ def test_readme_python_examples_run():
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
     assert len(blocks) >= 2
     for block in blocks:
+        if "import torch" in block and importlib.util.find_spec("torchvision") is None:
+            continue  # the PyTorch section's example needs torch and torchvision
         exec(compile(block, str(README), "exec"), {})
 
 

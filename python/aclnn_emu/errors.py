@@ -155,6 +155,14 @@ class AclnnWarning(UserWarning):
     """
 
 
+class AutogradCutWarning(UserWarning):
+    """A torch tensor that requires grad went through the array API (once per process).
+
+    The array API returns numpy arrays, so autograd does not follow it; :mod:`aclnn_emu.torch`
+    has the operators as torch ops whose gradients are CANN's backward operators.
+    """
+
+
 class HandleClosedError(ValueError):
     """A Python handle object was used after ``close()``."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import sys
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,7 +20,7 @@ import numpy as np
 from . import _memory
 from ._args import INT32, c_bool, c_float, c_int, c_string, format_name, int_list
 from ._ffi import ffi, lib
-from .errors import ACLNN_ERR_PARAM_INVALID, check
+from .errors import ACLNN_ERR_PARAM_INVALID, AutogradCutWarning, check
 from .runtime import FORMATS, DeviceBuffer, Executor, IntArray, Stream, Tensor, acl_dtype, ensure_device
 
 __all__ = [
@@ -38,6 +39,9 @@ __all__ = [
 ]
 
 
+_AUTOGRAD_WARNED = False
+
+
 def _from_dlpack(x: Any) -> np.ndarray:
     """A numpy view of a DLPack producer (a torch tensor, a JAX or CuPy-on-host array).
 
@@ -46,6 +50,15 @@ def _from_dlpack(x: Any) -> np.ndarray:
     int16 view and comes out as ``ml_dtypes.bfloat16``.
     """
     if getattr(x, "requires_grad", False) and hasattr(x, "detach"):
+        global _AUTOGRAD_WARNED
+        if not _AUTOGRAD_WARNED:
+            _AUTOGRAD_WARNED = True
+            warnings.warn(
+                "a tensor that requires grad was passed to aclnn_emu's array API, which returns numpy arrays: "
+                "autograd stops here (aclnn_emu.torch has the operators as torch ops with CANN's gradients)",
+                AutogradCutWarning,
+                stacklevel=4,
+            )
         x = x.detach()
     try:
         return np.from_dlpack(x)
