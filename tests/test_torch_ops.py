@@ -171,3 +171,25 @@ def test_the_torch_example_runs():
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "loss (CANN)" in r.stdout and len(r.stdout.splitlines()) == 6
+
+
+def test_export_and_compile_see_the_ops():
+    class Head(torch.nn.Module):
+        def forward(self, x, boxes):
+            y = et.upsample_bilinear2d(x, [20, 24], False, 0.0, 0.0)
+            return et.roi_align(y, boxes, 3, 1.0, 2, True)
+
+    x = torch.randn(1, 3, 10, 12)
+    boxes = torch.tensor([[0, 1.0, 1.0, 9.0, 7.0]])
+    ep = torch.export.export(Head(), (x, boxes))
+    targets = [str(n.target) for n in ep.graph.nodes if n.op == "call_function"]
+    assert targets == ["aclnn_emu.upsample_bilinear2d.default", "aclnn_emu.roi_align_v2.default"], targets
+    assert torch.equal(ep.module()(x, boxes), Head()(x, boxes))
+    # Under torch.compile (AOT autograd, no code generation) the forward and CANN's backward run as traced.
+    xg = x.clone().requires_grad_()
+    compiled = torch.compile(Head(), backend="aot_eager", fullgraph=True)
+    out = compiled(xg, boxes)
+    out.sum().backward()
+    xe = x.clone().requires_grad_()
+    Head()(xe, boxes).sum().backward()
+    assert torch.equal(out, Head()(x, boxes)) and torch.equal(xg.grad, xe.grad)
