@@ -193,3 +193,10 @@ def test_export_and_compile_see_the_ops():
     xe = x.clone().requires_grad_()
     Head()(xe, boxes).sum().backward()
     assert torch.equal(out, Head()(x, boxes)) and torch.equal(xg.grad, xe.grad)
+
+
+def test_roi_align_takes_torchvisions_list_of_boxes():
+    x = torch.randn(2, 3, 10, 12)
+    per_image = [torch.tensor([[1.0, 1.0, 9.0, 7.0]]), torch.tensor([[2.0, 0.5, 6.0, 8.0], [0.0, 0.0, 4.0, 4.0]])]
+    rows = torch.tensor([[0, 1.0, 1.0, 9.0, 7.0], [1, 2.0, 0.5, 6.0, 8.0], [1, 0.0, 0.0, 4.0, 4.0]])
+    assert torch.equal(et.roi_align(x, per_image, 2, 1.0, 2), et.roi_align(x, rows, 2, 1.0, 2))

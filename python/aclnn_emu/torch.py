@@ -198,7 +198,7 @@ roi_align_onnx.register_fake(
 
 def roi_align(
     input: Tensor,
-    boxes: Tensor,
+    boxes: Tensor | Sequence[Tensor],
     output_size: int | Sequence[int],
     spatial_scale: float = 1.0,
     sampling_ratio: int = -1,
@@ -206,9 +206,11 @@ def roi_align(
 ) -> Tensor:
     """``torchvision.ops.roi_align``'s signature on CANN's aclnnRoiAlignV2 (and its backward).
 
-    ``boxes`` is a (K, 5) tensor of (image id, x1, y1, x2, y2) rows; torchvision's ``sampling_ratio=-1``
-    (adaptive) is CANN's 0.
+    ``boxes`` is a (K, 5) tensor of (image id, x1, y1, x2, y2) rows or, as torchvision also takes,
+    a list of (L, 4) tensors, one per image; torchvision's ``sampling_ratio=-1`` (adaptive) is CANN's 0.
     """
+    if not isinstance(boxes, Tensor):
+        boxes = torch.cat([torch.cat([torch.full((len(b), 1), i, dtype=b.dtype), b], 1) for i, b in enumerate(boxes)])
     oh, ow = (output_size, output_size) if isinstance(output_size, int) else (int(output_size[0]), int(output_size[1]))
     ratio = 0 if sampling_ratio < 0 else int(sampling_ratio)
     return roi_align_v2(input, boxes, oh, ow, float(spatial_scale), ratio, bool(aligned))
@@ -289,15 +291,8 @@ def cann_numerics() -> Iterator[None]:
 
         tv_roi_align = sys.modules["torchvision.ops.roi_align"]  # the module (its name is also the function's)
 
-        def tv_compatible(input: Tensor, boxes: Any, output_size: Any, spatial_scale: float = 1.0,
-                          sampling_ratio: int = -1, aligned: bool = False) -> Tensor:  # fmt: skip
-            if not isinstance(boxes, Tensor):  # torchvision's list of per-image (L, 4) boxes
-                boxes = torch.cat([torch.cat([torch.full((len(b), 1), i, dtype=b.dtype), b], 1)
-                                   for i, b in enumerate(boxes)])  # fmt: skip
-            return roi_align(input, boxes, output_size, spatial_scale, sampling_ratio, aligned)
-
-        swap(torchvision.ops, "roi_align", tv_compatible)
-        swap(tv_roi_align, "roi_align", tv_compatible)
+        swap(torchvision.ops, "roi_align", roi_align)
+        swap(tv_roi_align, "roi_align", roi_align)
     except ImportError:
         pass
     try:
