@@ -200,3 +200,21 @@ def test_roi_align_takes_torchvisions_list_of_boxes():
     per_image = [torch.tensor([[1.0, 1.0, 9.0, 7.0]]), torch.tensor([[2.0, 0.5, 6.0, 8.0], [0.0, 0.0, 4.0, 4.0]])]
     rows = torch.tensor([[0, 1.0, 1.0, 9.0, 7.0], [1, 2.0, 0.5, 6.0, 8.0], [1, 0.0, 0.0, 4.0, 4.0]])
     assert torch.equal(et.roi_align(x, per_image, 2, 1.0, 2), et.roi_align(x, rows, 2, 1.0, 2))
+
+
+def test_strided_inputs_of_every_op_are_read_in_place_with_the_same_results():
+    x = torch.randn(1, 3, 10, 24)[..., ::2]
+    g = torch.randn(2, 3, 4, 4)[:, :, ::2, ::2]
+    base = torch.randn(2, 10).abs() * 3
+    base[:, 0] = 0
+    boxes = base[:, ::2]  # (image id, x1, y1, x2, y2) from every other column
+    assert not x.is_contiguous() and not g.is_contiguous() and not boxes.is_contiguous()
+    assert torch.equal(et.roi_align_v2(x, boxes, 2, 2, 1.0, 2, False),
+                       et.roi_align_v2(x.contiguous(), boxes.contiguous(), 2, 2, 1.0, 2, False))  # fmt: skip
+    assert torch.equal(et.roi_align_v2_backward(g, boxes, [1, 3, 10, 12], 2, 2, 1.0, 2, False),
+                       et.roi_align_v2_backward(g.contiguous(), boxes.contiguous(), [1, 3, 10, 12], 2, 2, 1.0, 2,
+                                                False))  # fmt: skip
+    gu = torch.randn(1, 3, 20, 48)[..., ::2]
+    assert torch.equal(et.upsample_bilinear2d_backward_v2(gu, [20, 24], [1, 3, 10, 12], False, 0.0, 0.0),
+                       et.upsample_bilinear2d_backward_v2(gu.contiguous(), [20, 24], [1, 3, 10, 12], False, 0.0,
+                                                          0.0))  # fmt: skip

@@ -87,7 +87,7 @@ def _upsample_backward_op(name: str, array_fn: Any, doc: str) -> Any:
     def impl(grad_out: Tensor, output_size: Sequence[int], input_size: Sequence[int], align_corners: bool,
              scales_h: float, scales_w: float) -> Tensor:  # fmt: skip
         out = torch.empty(tuple(int(v) for v in input_size), dtype=grad_out.dtype)
-        return _run(array_fn, grad_out.contiguous(), tuple(output_size), tuple(input_size), align_corners, scales_h,
+        return _run(array_fn, grad_out, tuple(output_size), tuple(input_size), align_corners, scales_h,
                     scales_w, out=out)  # fmt: skip
 
     impl.__doc__ = doc
@@ -135,7 +135,7 @@ def roi_align_v2(
 ) -> Tensor:  # fmt: skip
     """aclnnRoiAlignV2: boxes (K, 5) rows (image id, x1, y1, x2, y2)."""
     out = torch.empty((boxes.shape[0], input.shape[1], pooled_height, pooled_width), dtype=input.dtype)
-    return _run(_ops.roi_align_v2, input.contiguous(), boxes.contiguous(), pooled_height, pooled_width, spatial_scale,
+    return _run(_ops.roi_align_v2, input, boxes, pooled_height, pooled_width, spatial_scale,
                 sampling_ratio, aligned, out=out)  # fmt: skip
 
 
@@ -152,7 +152,7 @@ def roi_align_v2_backward(
 ) -> Tensor:  # fmt: skip
     """aclnnRoiAlignV2Backward: the gradient of the feature map."""
     out = torch.empty(tuple(int(v) for v in input_shape), dtype=grad_output.dtype)
-    return _run(_ops.roi_align_v2_backward, grad_output.contiguous(), boxes.contiguous(), tuple(input_shape),
+    return _run(_ops.roi_align_v2_backward, grad_output, boxes, tuple(input_shape),
                 pooled_height, pooled_width, spatial_scale, sampling_ratio, aligned, out=out)  # fmt: skip
 
 
@@ -185,7 +185,7 @@ def roi_align_onnx(
 ) -> Tensor:  # fmt: skip
     """AclnnRoiAlign (ONNX RoiAlign: boxes and their image indices apart, "avg" or "max"); CANN has no backward."""
     out = torch.empty((rois.shape[0], input.shape[1], output_height, output_width), dtype=input.dtype)
-    return _run(_ops.roi_align, input.contiguous(), rois.contiguous(), batch_indices.contiguous(), mode, output_height,
+    return _run(_ops.roi_align, input, rois, batch_indices, mode, output_height,
                 output_width, sampling_ratio, spatial_scale, out=out)  # fmt: skip
 
 
