@@ -345,15 +345,18 @@ static int64_t cube_slide(int64_t out, int64_t rows, bool w_pass, float s, int64
     return best < cap ? best : cap;
 }
 
+/* The source coordinate of output j, as map_build computes it: the window's bounds need it past the
+ * outputs too (whole tiles' phantom ones). */
 static float cube_center(int64_t j, float s, bool align)
 {
     float c = align ? s * (float)j : s * ((float)j + 0.5f) - 0.5f;
     return c > 0.0f ? c : 0.0f;
 }
 
-/* One axis pass over a line (in values, stride si) into out values (stride so). */
-static void cube_pass(const float *src, int64_t si, int64_t in, float *dst, int64_t so, int64_t out, float s,
-                      bool align, int64_t slide, int64_t cores)
+/* One axis pass over a line (in values, stride si) into out values (stride so): each output's
+ * weights are the kernel's own map m; the window also spans the zeros in between. */
+static void cube_pass(const float *src, int64_t si, int64_t in, float *dst, int64_t so, int64_t out,
+                      const axis_map *m, float s, bool align, int64_t slide, int64_t cores)
 {
     const int64_t tiles = (out + slide - 1) / slide, whole = tiles / cores * cores;
     for (int64_t t = 0; t < tiles; t++) {
@@ -368,13 +371,9 @@ static void cube_pass(const float *src, int64_t si, int64_t in, float *dst, int6
         k = k > 1 ? k : 1;
         k = k < in - lo_c ? k : in - lo_c;
         for (int64_t j = t0; j < t0 + len && j < out; j++) {
-            const float c = cube_center(j, s, align);
-            const int64_t a = (int64_t)c < in - 1 ? (int64_t)c : in - 1, b = a + 1 < in - 1 ? a + 1 : in - 1;
-            float lambda = c - (float)a;
-            lambda = lambda < 0.0f ? 0.0f : lambda > 1.0f ? 1.0f : lambda;
             float acc = 0.0f;
             for (int64_t i = lo_c; i < lo_c + k; i++) {
-                const float w = i == a ? (a == b ? 1.0f : 1.0f - lambda) : i == b ? lambda : 0.0f;
+                const float w = i == m->lo[j] ? m->wl[j] : i == m->hi[j] ? m->wh[j] : 0.0f;
                 acc += src[i * si] * w;
             }
             dst[j * so] = acc;
@@ -423,13 +422,13 @@ static int cube_nonfinite(const resize_ctx *x)
                 for (int64_t xx = 0; xx < ow; xx++)
                     mid[y * ow + xx] = in[y * w + (xx < w ? xx : w - 1)];
             else
-                cube_pass(in + y * w, 1, w, mid + y * ow, 1, ow, p->ratio_w, p->align_corners, slide_w, cores);
+                cube_pass(in + y * w, 1, w, mid + y * ow, 1, ow, &x->mw, p->ratio_w, p->align_corners, slide_w, cores);
         for (int64_t xx = 0; xx < ow; xx++) /* the H pass, column by column */
             if (p->skip_h)
                 for (int64_t y = 0; y < oh; y++)
                     res[y * ow + xx] = mid[(y < h ? y : h - 1) * ow + xx];
             else
-                cube_pass(mid + xx, ow, h, res + xx, ow, oh, p->ratio_h, p->align_corners, slide_h, cores);
+                cube_pass(mid + xx, ow, h, res + xx, ow, oh, &x->mh, p->ratio_h, p->align_corners, slide_h, cores);
         emu_plane_store_nonfinite(&x->o, x->dt, n, c, res, oh, ow);
     }
     free(in);
