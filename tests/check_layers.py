@@ -1,16 +1,22 @@
 """Fails on an include that goes against the layering of src/ (see src/README.md).
 
-Layers, lowest first: kernel (views, threads, half floats) and core (status,
+Layers, lowest first: kernel (views, half floats, rows) and core (status,
 log, options, diagnostics) depend on nothing; runtime builds on core; meta on
-runtime and kernel; an operator's op file on meta; an operator's kernel (and
-the plan header it shares with its op file) on kernel only. Operators never
-include each other. Run as a script (exit 1 with one line per violation) or
-through tests/test_layers.py.
+runtime and kernel. Operators come in families, src/ops/<family>/: the
+family's plan header, reference kernel and fast paths are kernel-side (they
+include kernel support and their family's headers only); its run steps
+(``*_run.c``) and each operator's op file, src/ops/<family>/<name>/<name>.c,
+are op-side (meta and below, plus their family's headers). Families and
+operators never include each other. Run as a script (exit 1 with one line
+per violation) or through tests/test_layers.py.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -31,12 +37,15 @@ ALLOWED = {
 
 
 def layer_of(path: Path) -> tuple[str, str]:
-    """(layer, operator name or "") of a file under src/."""
+    """(layer, "family" or "family/operator", "" outside src/ops) of a file under src/."""
     parts = path.relative_to(SRC).parts
-    if parts[0] == "ops" and len(parts) == 3:
-        op = parts[1]
-        is_kernel_side = path.name.endswith("_kernel.c") or path.suffix == ".h"
-        return ("op-kernel" if is_kernel_side else "op"), op
+    if parts[0] == "ops" and len(parts) == 3:  # a family's own file
+        is_op_side = path.suffix == ".c" and path.name.endswith("_run.c")
+        return ("op" if is_op_side else "op-kernel"), parts[1]
+    if parts[0] == "ops" and len(parts) == 4:  # an operator's folder
+        return "op", f"{parts[1]}/{parts[2]}"
+    if parts[0] == "ops":
+        return "misplaced", ""
     return parts[0], ""
 
 
@@ -46,7 +55,8 @@ def violations(src: Path = SRC) -> list[str]:
     for path in sorted(src.rglob("*.[ch]")):
         layer, op = layer_of(path)
         if layer not in ALLOWED:
-            found.append(f"{path.relative_to(ROOT)}: not in a layer directory ({', '.join(ALLOWED)})")
+            found.append(f"{path.relative_to(ROOT)}: not in a layer directory ({', '.join(ALLOWED)}) "
+                         "or an operator folder src/ops/<family>/<name>/")
             continue
         for name in INCLUDE.findall(path.read_text()):
             target = (path.parent / name).resolve()
@@ -59,7 +69,10 @@ def violations(src: Path = SRC) -> list[str]:
                 found.append(f"{path.relative_to(ROOT)}: includes {name} from outside src/")
                 continue
             t_layer, t_op = layer_of(target)
-            if t_op and t_op != op:
+            family, t_family = op.split("/")[0], t_op.split("/")[0]
+            if t_op and t_family != family:
+                found.append(f"{path.relative_to(ROOT)}: includes another family's {name}")
+            elif t_op and "/" in t_op and t_op != op:
                 found.append(f"{path.relative_to(ROOT)}: includes another operator's {name}")
             elif t_layer.startswith("op") and layer.startswith("op"):
                 if layer == "op-kernel" and t_layer == "op" and target.suffix == ".c":
@@ -70,8 +83,67 @@ def violations(src: Path = SRC) -> list[str]:
     return found
 
 
+# Inside a layer, files form a line (src/README.md): a file calls only those before it.
+LINES = {
+    "core": ["config.c", "diag.c", "error.c", "options.c"],
+    "runtime": ["registry.c", "stream.c", "device.c", "event.c", "memory.c", "process.c"],
+}
+
+
+def _symbols(obj: str) -> tuple[set[str], set[str]]:
+    """(defined, undefined) global symbols of an object file."""
+    out = subprocess.run(["nm", "-P", obj], check=True, capture_output=True, text=True).stdout
+    defined, undefined = set(), set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            (undefined if parts[1] == "U" else defined if parts[1].isupper() else set()).add(parts[0])
+    return defined, undefined
+
+
+def link_violations(build: Path) -> list[str]:
+    """One line per call between the library's objects that goes against the layering.
+
+    Reads the objects meson compiled for libaclnn_emu.so (``compile_commands.json`` of
+    ``build``): a call is its undefined symbol defined in another object.
+    """
+    objects = {}
+    for entry in json.loads((build / "compile_commands.json").read_text()):
+        if "libaclnn_emu.so.p" in entry["output"]:
+            objects[(build / entry["file"]).resolve()] = str(build / entry["output"])
+    owner, calls = {}, {}
+    for src, obj in objects.items():
+        defined, undefined = _symbols(obj)
+        for name in defined:
+            owner.setdefault(name, src)
+        calls[src] = undefined
+    found = []
+    for src, undefined in sorted(calls.items()):
+        layer, op = layer_of(src)
+        for name in sorted(undefined):
+            target = owner.get(name)
+            if target is None or target == src:
+                continue
+            t_layer, t_op = layer_of(target)
+            rel, t_rel = src.relative_to(ROOT), target.relative_to(ROOT)
+            line = LINES.get(layer)
+            if t_layer == layer and line and src.name in line and target.name in line:
+                if line.index(target.name) > line.index(src.name):
+                    found.append(f"{rel} calls {name} of {t_rel}, later in the {layer} layer's line")
+            elif t_op and t_op.split("/")[0] != op.split("/")[0]:
+                found.append(f"{rel} calls {name} of another family's {t_rel}")
+            elif layer == "op-kernel" and t_layer == "op":
+                found.append(f"{rel} (kernel side) calls {name} of the op side's {t_rel}")
+            elif t_layer != layer and not t_layer.startswith("op") and t_layer not in ALLOWED.get(layer, set()):
+                found.append(f"{rel} ({layer}) calls {name} of {t_rel} ({t_layer}), up or across the layers")
+    return found
+
+
 if __name__ == "__main__":
+    # check_layers.py [BUILD_DIR]: also the link-time call graph of a meson build.
     bad = violations()
+    if len(sys.argv) > 1 and shutil.which("nm"):
+        bad += link_violations(Path(sys.argv[1]).resolve())
     for line in bad:
         print(line)
     sys.exit(1 if bad else 0)

@@ -75,7 +75,18 @@ enum { EMU_LOG_DEBUG = 0, EMU_LOG_INFO = 1, EMU_LOG_WARNING = 2, EMU_LOG_ERROR =
 
 /* Reads the environment switches once (idempotent, thread-safe). */
 void emu_config_load(void);
+/* Run-time settings (config.c), refused without a message: options.c reports. */
+typedef enum emu_config_result { EMU_CONFIG_OK, EMU_CONFIG_UNKNOWN, EMU_CONFIG_RANGE, EMU_CONFIG_LOCKED } emu_config_result;
+/* Sets switch name (range [*lo, *hi] reported); the cache size in bytes is one too. */
+emu_config_result emu_config_set(const char *name, int64_t value, int *lo, int *hi);
+emu_config_result emu_config_get(const char *name, int64_t *value);
+emu_config_result emu_config_set_soc(const char *name);
+/* The name of emulated SoC i, NULL past the last. */
+const char *emu_soc_name_at(size_t i);
+
 int emu_strict(void);
+/* ACLNN_EMU_REFERENCE_KERNELS=1: operators run their family's reference kernel instead of a fast path. */
+bool emu_reference_kernels(void);
 int emu_threads(void);
 int emu_device_count(void);
 /* Bound of the block cache's idle bytes (ACLNN_EMU_CACHE_BYTES, default 1 GiB; 0 keeps none). */

@@ -1,213 +1,14 @@
 /*
- * Environment switches (validation-mode.md) and CANN-style log lines.
+ * Warnings, misuse reports and the public option API (aclnnEmuSetOption,
+ * aclnnEmuSetSoc, ...): the part of the core layer that reports through
+ * error.c. The settings themselves live in config.c, below error.c.
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "core.h"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
-static atomic_int cfg_strict;
-static atomic_int cfg_threads;      /* 0: all cores */
-static atomic_int cfg_device_count = 1;
-static atomic_int cfg_soc; /* index into SOCS */
-static atomic_int cfg_log_level = EMU_LOG_ERROR;
-static atomic_int cfg_log_stdout;
-static _Atomic uint64_t cfg_cache_bytes = (uint64_t)1 << 30; /* ACLNN_EMU_CACHE_BYTES */
-static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
-static atomic_int forked_child; /* this process is a fork() child of one that used the library */
-static atomic_bool device_count_locked; /* between aclInit and aclFinalize */
-
-static void log_lock(void)
-{
-    pthread_mutex_lock(&log_mu);
-}
-
-static void log_unlock(void)
-{
-    pthread_mutex_unlock(&log_mu);
-}
-
-static void log_unlock_child(void)
-{
-    /* GNU OpenMP's thread pool does not survive fork(): kernels in the child
-     * run on the calling thread (same results: they are thread-count invariant). */
-    atomic_store(&forked_child, 1);
-    pthread_mutex_unlock(&log_mu);
-}
-
-__attribute__((constructor(EMU_ATFORK_OPTIONS))) static void options_atfork(void)
-{
-    pthread_atfork(log_lock, log_unlock, log_unlock_child);
-}
-
-bool emu_forked_child(void)
-{
-    return atomic_load(&forked_child) != 0;
-}
-
-/* Parses a non-negative decimal; returns fallback for anything else. */
-static int env_int(const char *name, int fallback, int lo, int hi)
-{
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return fallback;
-    char *end = NULL;
-    long v = strtol(s, &end, 10);
-    if (*end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "[WARNING] aclnn-emu: ignoring %s=%s (expected an integer in [%d, %d])\n", name, s, lo, hi);
-        return fallback;
-    }
-    return (int)v;
-}
-
-/* Parses a byte count (a non-negative decimal); returns fallback for anything else. */
-static uint64_t env_bytes(const char *name, uint64_t fallback)
-{
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return fallback;
-    char *end = NULL;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end != '\0' || s[0] == '-') {
-        fprintf(stderr, "[WARNING] aclnn-emu: ignoring %s=%s (expected a number of bytes)\n", name, s);
-        return fallback;
-    }
-    return (uint64_t)v;
-}
-
-/* The SoCs the emulator models. Core counts are the products' published
- * figures; Ascend950's are an assumption (its op_api and kernels are what
- * matters here). */
-static const emu_soc SOCS[] = {
-    {"Ascend910B1", EMU_SOC_910B, 24, 48},    {"Ascend910B2", EMU_SOC_910B, 24, 48},
-    {"Ascend910B2C", EMU_SOC_910B, 24, 48},   {"Ascend910B3", EMU_SOC_910B, 20, 40},
-    {"Ascend910B4", EMU_SOC_910B, 20, 40},    {"Ascend910B4-1", EMU_SOC_910B, 20, 40},
-    {"Ascend910_9391", EMU_SOC_910_93, 24, 48}, {"Ascend910_9392", EMU_SOC_910_93, 24, 48},
-    {"Ascend950", EMU_SOC_950, 32, 64},
-};
-#define N_SOCS (sizeof SOCS / sizeof SOCS[0])
-
-static int find_soc(const char *name)
-{
-    for (size_t i = 0; name && i < N_SOCS; i++)
-        if (strcasecmp(SOCS[i].name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
-const emu_soc *emu_soc_current(void)
-{
-    emu_config_load();
-    return &SOCS[atomic_load(&cfg_soc)];
-}
-
-static void load_once(void)
-{
-    const char *soc = getenv("ACLNN_EMU_SOC");
-    if (soc && *soc) {
-        int i = find_soc(soc);
-        if (i < 0)
-            fprintf(stderr, "[WARNING] aclnn-emu: ignoring ACLNN_EMU_SOC=%s (not an emulated SoC; see aclnnEmuSetSoc)\n",
-                    soc);
-        atomic_store(&cfg_soc, i < 0 ? 0 : i);
-    }
-    atomic_store(&cfg_strict, env_int("ACLNN_EMU_STRICT", 0, 0, 1));
-    atomic_store(&cfg_threads, env_int("ACLNN_EMU_THREADS", 0, 0, 4096));
-    atomic_store(&cfg_device_count, env_int("ACLNN_EMU_DEVICE_COUNT", 1, 1, 64));
-    atomic_store(&cfg_log_level, env_int("ASCEND_GLOBAL_LOG_LEVEL", EMU_LOG_ERROR, 0, 4));
-    atomic_store(&cfg_log_stdout, env_int("ASCEND_SLOG_PRINT_TO_STDOUT", 0, 0, 1));
-    atomic_store(&cfg_cache_bytes, env_bytes("ACLNN_EMU_CACHE_BYTES", atomic_load(&cfg_cache_bytes)));
-}
-
-void emu_config_load(void)
-{
-    pthread_once(&cfg_once, load_once);
-}
-
-int emu_strict(void)
-{
-    emu_config_load();
-    return atomic_load(&cfg_strict);
-}
-
-int emu_threads(void)
-{
-    emu_config_load();
-    return atomic_load(&cfg_threads);
-}
-
-uint64_t emu_cache_bytes(void)
-{
-    emu_config_load();
-    return atomic_load(&cfg_cache_bytes);
-}
-
-int emu_device_count(void)
-{
-    emu_config_load();
-    return atomic_load(&cfg_device_count);
-}
-
-int emu_kernel_threads(void)
-{
-    if (emu_forked_child())
-        return 1;
-    int n = emu_threads();
-#ifdef _OPENMP
-    if (n <= 0)
-        n = omp_get_num_procs();
-#endif
-    return n > 0 ? n : 1;
-}
-
-void emu_device_count_lock(bool locked)
-{
-    atomic_store(&device_count_locked, locked);
-}
-
-bool emu_log_enabled(int level)
-{
-    emu_config_load();
-    return level >= atomic_load(&cfg_log_level);
-}
-
-double emu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-void emu_log(int level, const char *fmt, ...)
-{
-    static const char *const names[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
-    if (!emu_log_enabled(level) || level < 0 || level > EMU_LOG_ERROR)
-        return;
-    char line[2 * EMU_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    FILE *f = atomic_load(&cfg_log_stdout) ? stdout : stderr;
-    /* One lock so that lines from stream workers never interleave. */
-    pthread_mutex_lock(&log_mu);
-    fprintf(f, "[%s] %s\n", names[level], line);
-    fflush(f);
-    pthread_mutex_unlock(&log_mu);
-}
 
 /* ---- warnings --------------------------------------------------------- */
 
@@ -301,87 +102,50 @@ ACL_FUNC_VISIBILITY size_t aclnnEmuTakeWarning(char *buf, size_t cap)
     return strlen(one);
 }
 
-#define CACHE_OPTION "ACLNN_EMU_CACHE_BYTES"
-
-typedef struct option_slot {
-    const char *name;
-    atomic_int *slot;
-    int lo, hi;
-} option_slot;
-
-static const option_slot options[] = {
-    {"ACLNN_EMU_STRICT", &cfg_strict, 0, 1},
-    {"ACLNN_EMU_THREADS", &cfg_threads, 0, 4096},
-    {"ACLNN_EMU_DEVICE_COUNT", &cfg_device_count, 1, 64},
-    {"ASCEND_GLOBAL_LOG_LEVEL", &cfg_log_level, 0, 4},
-    {"ASCEND_SLOG_PRINT_TO_STDOUT", &cfg_log_stdout, 0, 1},
-};
-
-static const option_slot *find_option(const char *name)
-{
-    for (size_t i = 0; name && i < sizeof options / sizeof options[0]; i++)
-        if (strcmp(options[i].name, name) == 0)
-            return &options[i];
-    return NULL;
-}
-
 ACL_FUNC_VISIBILITY aclError aclnnEmuSetOption(const char *name, int64_t value)
 {
     static const char api[] = "aclnnEmuSetOption";
-    emu_config_load();
-    if (name && strcmp(name, CACHE_OPTION) == 0) { /* a byte count: wider than the int switches */
-        if (value < 0)
-            return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s must be >= 0, got %lld", name, (long long)value);
-        atomic_store(&cfg_cache_bytes, (uint64_t)value);
+    int lo = 0, hi = 0;
+    switch (emu_config_set(name, value, &lo, &hi)) {
+    case EMU_CONFIG_OK:
         return ACL_SUCCESS;
-    }
-    const option_slot *o = find_option(name);
-    if (!o)
+    case EMU_CONFIG_UNKNOWN:
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "unknown option \"%s\"", name ? name : "(null)");
-    if (value < o->lo || value > o->hi)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s must be in [%d, %d], got %lld", name, o->lo, o->hi,
+    case EMU_CONFIG_RANGE:
+        if (hi == INT32_MAX && lo == 0) /* the byte count */
+            return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s must be >= 0, got %lld", name, (long long)value);
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s must be in [%d, %d], got %lld", name, lo, hi,
                          (long long)value);
-    if (o->slot == &cfg_device_count && atomic_load(&device_count_locked))
+    default:
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s can only be set before aclInit", name);
-    atomic_store(o->slot, (int)value);
-    return ACL_SUCCESS;
+    }
 }
 
 ACL_FUNC_VISIBILITY aclError aclnnEmuGetOption(const char *name, int64_t *value)
 {
     static const char api[] = "aclnnEmuGetOption";
-    emu_config_load();
     if (!value)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "value is NULL");
-    if (name && strcmp(name, CACHE_OPTION) == 0) {
-        const uint64_t v = atomic_load(&cfg_cache_bytes);
-        *value = v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
-        return ACL_SUCCESS;
-    }
-    const option_slot *o = find_option(name);
-    if (!o)
+    if (emu_config_get(name, value) != EMU_CONFIG_OK)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "unknown option \"%s\"", name ? name : "(null)");
-    *value = atomic_load(o->slot);
     return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclnnEmuSetSoc(const char *name)
 {
     static const char api[] = "aclnnEmuSetSoc";
-    emu_config_load();
-    int i = find_soc(name);
-    if (i < 0) {
+    const emu_config_result r = emu_config_set_soc(name);
+    if (r == EMU_CONFIG_UNKNOWN) {
         char names[512];
         size_t used = 0;
         names[0] = '\0';
-        for (size_t k = 0; k < N_SOCS; k++)
-            emu_append(names, sizeof names, &used, "%s%s", k ? ", " : "", SOCS[k].name);
+        for (size_t k = 0; emu_soc_name_at(k); k++)
+            emu_append(names, sizeof names, &used, "%s%s", k ? ", " : "", emu_soc_name_at(k));
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "name \"%s\" is not an emulated SoC (%s)", name ? name : "(null)",
                          names);
     }
-    if (atomic_load(&device_count_locked))
+    if (r == EMU_CONFIG_LOCKED)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "the SoC can only be chosen before aclInit");
-    atomic_store(&cfg_soc, i);
     return ACL_SUCCESS;
 }
 

@@ -59,9 +59,6 @@ static inline size_t emu_view_item_size(const emu_view *v)
     return emu_dtype_bytes(v->dtype);
 }
 
-/* OpenMP threads for a kernel's parallel regions (1 in a fork() child). */
-int emu_kernel_threads(void);
-
 /* Copies n floats. With `stream` (and AVX2) the stores bypass the caches: for
  * outputs written once and far larger than the caches, so no line of dst is
  * read before it is overwritten. Streamed stores are weakly ordered: a thread

@@ -31,9 +31,9 @@ except ImportError:  # pragma: no cover
     BF16 = None
 
 
-def _digest(fn: Callable[[], Any]) -> str:
+def _digest(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> str:
     try:
-        out = np.ascontiguousarray(fn())
+        out = np.ascontiguousarray(fn(*args, **kwargs))
     except AclnnError as e:
         return f"status {e.status}"
     return hashlib.sha256(out.tobytes()).hexdigest()[:16]
@@ -62,7 +62,7 @@ def upsample_cases(rng: np.random.Generator) -> dict[str, str]:
         if fmt == "NHWC":
             x = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
         key = f"{shape}->{osize} {name} a={align} s={sh},{sw} {fmt} sp={special}"
-        res["fwd " + key] = _digest(lambda: emu.upsample_bilinear2d(x, osize, align, sh, sw, format=fmt))
+        res["fwd " + key] = _digest(emu.upsample_bilinear2d, x, osize, align, sh, sw, format=fmt)
         n, c, h, w = shape
         isize = (n, c, h, w) if fmt == "NCHW" else (n, h, w, c)
         for op in (emu.upsample_bilinear2d_backward_v2, emu.upsample_bilinear2d_backward):
@@ -70,7 +70,7 @@ def upsample_cases(rng: np.random.Generator) -> dict[str, str]:
             g = _image(rng, (n, c, oh, ow), dt, special)
             if fmt == "NHWC":
                 g = np.ascontiguousarray(g.transpose(0, 2, 3, 1))
-            res[f"{op.__name__} {key}"] = _digest(lambda: op(g, osize, isize, align, sh, sw, format=fmt))
+            res[f"{op.__name__} {key}"] = _digest(op, g, osize, isize, align, sh, sw, format=fmt)
     return res
 
 
@@ -89,17 +89,14 @@ def roi_cases(rng: np.random.Generator, soc: str) -> dict[str, str]:
         boxes[:, 3:5] = np.maximum(xy[:, :2], xy[:, 2:])
         boxes[0, 1:] = [1.5, 1.5, 1.5, 1.5]  # a degenerate box
         key = f"{shape} k={k} p={pooled} s={scale} r={ratio} a={aligned} {np.dtype(dt).name} {soc}"
-        res["roi_align_v2 " + key] = _digest(
-            lambda: emu.roi_align_v2(x, boxes.astype(dt), *pooled, scale, ratio, aligned)
-        )
+        res["roi_align_v2 " + key] = _digest(emu.roi_align_v2, x, boxes.astype(dt), *pooled, scale, ratio, aligned)
         for mode in ("avg", "max"):
             res[f"roi_align {mode} " + key] = _digest(
-                lambda: emu.roi_align(x, boxes[:, 1:].astype(dt), boxes[:, 0].astype(np.int32), mode, *pooled, ratio,
-                                      scale)  # fmt: skip
+                emu.roi_align, x, boxes[:, 1:].astype(dt), boxes[:, 0].astype(np.int32), mode, *pooled, ratio, scale
             )
         g = rng.standard_normal((k, c, *pooled)).astype(np.float32)
         res["roi_align_v2_backward " + key] = _digest(
-            lambda: emu.roi_align_v2_backward(g, boxes, shape, *pooled, scale, ratio, aligned)
+            emu.roi_align_v2_backward, g, boxes, shape, *pooled, scale, ratio, aligned
         )
     return res
 

@@ -10,29 +10,19 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "../../meta/meta.h"
+#include "../../../meta/meta.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
-#include "upsample_bilinear2d.h"
+#include "../upsample.h"
 
 #define OP_NAME "aclnnUpsampleBilinear2d"
 static const char API[] = OP_NAME "GetWorkspaceSize";
 static const char *const TENSOR_NAMES[] = {"self", "out"};
 
-static int run(const emu_launch *l, char *msg, size_t cap)
-{
-    const emu_view self = emu_launch_view(l, 0), out = emu_launch_view(l, 1);
-    if (emu_view_numel(&self) == 0) { /* CANN returns before any kernel: out stays as it was */
-        emu_launch_leave_unwritten(l, 1);
-        return 0;
-    }
-    return upsample_bilinear2d_kernel(&self, &out, (const resize_plan *)l->params, msg, cap);
-}
-
-EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, run);
+EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, upsample_run);
 
 /* Phase one's checks, in CANN's order (CheckParams); fills the sizes of the plan. */
 static int check(const aclTensor *self, const aclIntArray *outputSize, double scalesH, double scalesW,
-                 const aclTensor *out, const uint64_t *workspaceSize, aclOpExecutor *const *executor, resize_plan *p)
+                 const aclTensor *out, const uint64_t *workspaceSize, aclOpExecutor *const *executor, upsample_plan *p)
 {
     /* 1. NULL self or out: CANN's CheckNotNull returns ACLNN_ERR_INNER_NULLPTR here. */
     if (!self || !out)
@@ -81,10 +71,10 @@ static int check(const aclTensor *self, const aclIntArray *outputSize, double sc
 
     p->n = self->dims[0];
     p->c = self->dims[c_axis];
-    p->h = self->dims[h_axis];
-    p->w = self->dims[h_axis + 1];
-    p->out_h = outputSize->values[0];
-    p->out_w = outputSize->values[1];
+    p->axis[UPSAMPLE_H].in = self->dims[h_axis];
+    p->axis[UPSAMPLE_W].in = self->dims[h_axis + 1];
+    p->axis[UPSAMPLE_H].out = outputSize->values[0];
+    p->axis[UPSAMPLE_W].out = outputSize->values[1];
     return 0;
 }
 
@@ -152,30 +142,30 @@ static bool float_equal(float a, float b)
 /* Which kernel runs and with what ratios (910B op_api). NHWC never takes the
  * UpsampleBilinear2d kernel here: CANN's predicate reads dims 2 and 3 as H and W
  * and would run an NCHW kernel on NHWC data (see the closing note of issue 14). */
-static void choose_path(const aclTensor *self, const aclTensor *out, bool align, double sh, double sw, resize_plan *p)
+static void choose_path(const aclTensor *self, const aclTensor *out, bool align, double sh, double sw, upsample_plan *p)
 {
     p->align_corners = align;
     const bool aicore = self->dtype != ACL_DOUBLE;
     if (aicore && !p->nhwc && emu_soc_current()->family != EMU_SOC_950 &&
         takes_upsample_kernel(self, out, sh, sw, align)) {
-        if (p->h == p->out_h && p->w == p->out_w) {
-            p->path = RESIZE_PATH_COPY; /* the op_api returns the (contiguous) input */
+        if (p->axis[UPSAMPLE_H].in == p->axis[UPSAMPLE_H].out && p->axis[UPSAMPLE_W].in == p->axis[UPSAMPLE_W].out) {
+            p->kernel = UPSAMPLE_KERNEL_COPY; /* the op_api returns the (contiguous) input */
             return;
         }
-        p->path = RESIZE_PATH_UPSAMPLE;
+        p->kernel = UPSAMPLE_KERNEL_ASCENDC;
         p->cube_cores = emu_soc_current()->cube_cores;
         /* UpsampleBilinear2dNcdhw passes float(1 / scale) to the tiling (0, i.e. the sizes' ratio, when both are 1). */
         const bool both_one = fabs(sh - 1.0) <= 1e-9 && fabs(sw - 1.0) <= 1e-9;
         const float real_h = both_one ? 0.0f : narrow(1.0 / sh), real_w = both_one ? 0.0f : narrow(1.0 / sw);
-        p->ratio_h = tiling_ratio(p->h, p->out_h, align, real_h);
-        p->ratio_w = tiling_ratio(p->w, p->out_w, align, real_w);
-        p->skip_w = float_equal(p->ratio_w, 1.0f);
-        p->skip_h = float_equal(p->ratio_h, 1.0f) && !p->skip_w;
+        p->axis[UPSAMPLE_H].ratio = tiling_ratio(p->axis[UPSAMPLE_H].in, p->axis[UPSAMPLE_H].out, align, real_h);
+        p->axis[UPSAMPLE_W].ratio = tiling_ratio(p->axis[UPSAMPLE_W].in, p->axis[UPSAMPLE_W].out, align, real_w);
+        p->axis[UPSAMPLE_W].skip = float_equal(p->axis[UPSAMPLE_W].ratio, 1.0f);
+        p->axis[UPSAMPLE_H].skip = float_equal(p->axis[UPSAMPLE_H].ratio, 1.0f) && !p->axis[UPSAMPLE_W].skip;
         return;
     }
-    p->path = RESIZE_PATH_RESIZE_V2;
-    p->ratio_h = resize_ratio(p->h, p->out_h, align);
-    p->ratio_w = resize_ratio(p->w, p->out_w, align);
+    p->kernel = UPSAMPLE_KERNEL_TBE;
+    p->axis[UPSAMPLE_H].ratio = resize_ratio(p->axis[UPSAMPLE_H].in, p->axis[UPSAMPLE_H].out, align);
+    p->axis[UPSAMPLE_W].ratio = resize_ratio(p->axis[UPSAMPLE_W].in, p->axis[UPSAMPLE_W].out, align);
 }
 
 /* Workspace CANN's phase one reports (an estimate of the executor's total,
@@ -184,7 +174,7 @@ static void choose_path(const aclTensor *self, const aclTensor *out, bool align,
  * workspace (an N*C*H*outW FLOAT intermediate, 128-byte aligned, the weight
  * matrices of each cube core, plus a fixed 32 MiB); on the ResizeBilinearV2
  * path the NC1HWC0 layouts in and out (BF16 via FLOAT). Each tensor 512-byte aligned. */
-static uint64_t workspace_estimate(const aclTensor *self, const aclTensor *out, const resize_plan *p)
+static uint64_t workspace_estimate(const aclTensor *self, const aclTensor *out, const upsample_plan *p)
 {
     const size_t item = emu_dtype_size(self->dtype);
     const int64_t n_in = emu_tensor_numel(self), n_out = emu_tensor_numel(out);
@@ -193,12 +183,12 @@ static uint64_t workspace_estimate(const aclTensor *self, const aclTensor *out, 
         total += emu_ws_bytes(n_in, item);
     if (!emu_tensor_contiguous(out))
         total += emu_ws_bytes(n_out, item);
-    if (p->path == RESIZE_PATH_COPY)
+    if (p->kernel == UPSAMPLE_KERNEL_COPY)
         return total;
-    if (p->path == RESIZE_PATH_UPSAMPLE) {
+    if (p->kernel == UPSAMPLE_KERNEL_ASCENDC) {
         if (self->dtype != ACL_FLOAT)
             total += emu_ws_bytes(n_in, 4) + 2 * emu_ws_bytes(n_out, 4); /* casts of self, out, and back */
-        const uint64_t inter = ((uint64_t)(p->n * p->c * p->h * p->out_w) * 4 + 127) / 128 * 128;
+        const uint64_t inter = ((uint64_t)(p->n * p->c * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].out) * 4 + 127) / 128 * 128;
         const uint64_t radio = (uint64_t)16 * 64 * 4 * (uint64_t)emu_soc_current()->cube_cores;
         return total + emu_ws_bytes(n_out, item) + inter + radio + ((uint64_t)32 << 20);
     }
@@ -208,8 +198,8 @@ static uint64_t workspace_estimate(const aclTensor *self, const aclTensor *out, 
     const int64_t c1 = (p->c + 15) / 16;
     if (self->dtype == ACL_BF16)
         total += emu_ws_bytes(n_in, 4) + emu_ws_bytes(n_out, 4);
-    total += emu_ws_bytes(p->n * c1 * p->h * p->w * 16, inner);         /* self in NC1HWC0 */
-    total += 2 * emu_ws_bytes(p->n * c1 * p->out_h * p->out_w * 16, inner); /* out in NC1HWC0, result */
+    total += emu_ws_bytes(p->n * c1 * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].in * 16, inner);         /* self in NC1HWC0 */
+    total += 2 * emu_ws_bytes(p->n * c1 * p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].out * 16, inner); /* out in NC1HWC0, result */
     return total + 2 * emu_ws_bytes(n_out, item);                        /* back to the layout, Cast */
 }
 
@@ -219,16 +209,16 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(const aclTensor *s
                                                               uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     emu_diag_api(__func__);
-    resize_plan p = {0};
+    upsample_plan p = {.axes = 2, .mode = UPSAMPLE_LINEAR};
     int st = check(self, outputSize, scalesH, scalesW, out, workspaceSize, executor, &p);
     if (st)
         return st;
     const bool empty = emu_tensor_numel(self) == 0 || emu_tensor_numel(out) == 0;
     if (!empty && (st = emu_check_output_writable(API, out, "out")) != 0)
         return st;
-    if (!empty && (p.h > INT32_MAX || p.w > INT32_MAX))
+    if (!empty && (p.axis[UPSAMPLE_H].in > INT32_MAX || p.axis[UPSAMPLE_W].in > INT32_MAX))
         return emu_error(ACLNN_ERR_PARAM_INVALID, API, "self H and W must be at most INT32_MAX, got H=%lld W=%lld",
-                         (long long)p.h, (long long)p.w);
+                         (long long)p.axis[UPSAMPLE_H].in, (long long)p.axis[UPSAMPLE_W].in);
     uint64_t ws = 0; /* empty tensors: CANN returns before any kernel, with a workspace of 0 */
     if (!empty) {
         choose_path(self, out, alignCorners, scalesH, scalesW, &p);
@@ -238,10 +228,10 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(const aclTensor *s
     snprintf(attrs, sizeof attrs, "alignCorners=%d scalesH=%g scalesW=%g format=%s path=%s ratio=%gx%g",
              (int)alignCorners, scalesH, scalesW, p.nhwc ? "NHWC" : "NCHW",
              empty                            ? "none"
-             : p.path == RESIZE_PATH_COPY     ? "copy"
-             : p.path == RESIZE_PATH_UPSAMPLE ? "UpsampleBilinear2d"
+             : p.kernel == UPSAMPLE_KERNEL_COPY     ? "copy"
+             : p.kernel == UPSAMPLE_KERNEL_ASCENDC ? "UpsampleBilinear2d"
                                               : "ResizeBilinearV2",
-             (double)p.ratio_h, (double)p.ratio_w);
+             (double)p.axis[UPSAMPLE_H].ratio, (double)p.axis[UPSAMPLE_W].ratio);
     const aclTensor *tensors[] = {self, out};
     return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
 }

@@ -9,35 +9,15 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "../../meta/meta.h"
+#include "../../../meta/meta.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
-#include "upsample_bilinear2d_backward_v2.h"
+#include "../upsample.h"
 
 #define OP_NAME "aclnnUpsampleBilinear2dBackwardV2"
 static const char API[] = OP_NAME "GetWorkspaceSize";
 static const char *const TENSOR_NAMES[] = {"gradOut", "out"};
 
-static int run(const emu_launch *l, char *msg, size_t cap)
-{
-    const upsample_plan *p = (const upsample_plan *)l->params;
-    if (p->path == UPSAMPLE_PATH_NO_KERNEL) {
-        /* Ascend950 with equal sizes: CANN's op_api enqueues no kernel. */
-        emu_launch_leave_unwritten(l, 1);
-        if (emu_strict()) {
-            emu_diag_warning();
-            snprintf(msg, cap, "%s: CANN launches no kernel on %s when gradOut's shape equals inputSize; out is left "
-                               "unchanged (strict mode)", OP_NAME, emu_soc_current()->name);
-            return ACLNN_ERR_PARAM_INVALID;
-        }
-        emu_warning(OP_NAME, "CANN launches no kernel on %s when gradOut's shape equals inputSize; out is left "
-                             "unchanged", emu_soc_current()->name);
-        return 0;
-    }
-    const emu_view grad_out = emu_launch_view(l, 0), out = emu_launch_view(l, 1);
-    return upsample_bilinear2d_backward_kernel(&grad_out, &out, p, msg, cap);
-}
-
-EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, run);
+EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, upsample_run);
 
 /* Phase one's checks, in CANN's order; fills the sizes of the plan. */
 static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
@@ -69,15 +49,15 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
     const int64_t *in = inputSize->values;
     p->n = in[0];
     p->c = p->nhwc ? in[3] : in[1];
-    p->h = p->nhwc ? in[1] : in[2];
-    p->w = p->nhwc ? in[2] : in[3];
-    p->out_h = outputSize->values[0];
-    p->out_w = outputSize->values[1];
-    if (p->h <= 0 || p->w <= 0 || p->out_h <= 0 || p->out_w <= 0)
+    p->axis[UPSAMPLE_H].in = p->nhwc ? in[1] : in[2];
+    p->axis[UPSAMPLE_W].in = p->nhwc ? in[2] : in[3];
+    p->axis[UPSAMPLE_H].out = outputSize->values[0];
+    p->axis[UPSAMPLE_W].out = outputSize->values[1];
+    if (p->axis[UPSAMPLE_H].in <= 0 || p->axis[UPSAMPLE_W].in <= 0 || p->axis[UPSAMPLE_H].out <= 0 || p->axis[UPSAMPLE_W].out <= 0)
         return emu_error(ACLNN_ERR_PARAM_INVALID, API,
                          "input H, W and outputSize must be > 0, got H=%lld W=%lld outH=%lld outW=%lld",
-                         (long long)p->h, (long long)p->w, (long long)p->out_h, (long long)p->out_w);
-    const int64_t nchw[4] = {p->n, p->c, p->out_h, p->out_w}, nhwc[4] = {p->n, p->out_h, p->out_w, p->c};
+                         (long long)p->axis[UPSAMPLE_H].in, (long long)p->axis[UPSAMPLE_W].in, (long long)p->axis[UPSAMPLE_H].out, (long long)p->axis[UPSAMPLE_W].out);
+    const int64_t nchw[4] = {p->n, p->c, p->axis[UPSAMPLE_H].out, p->axis[UPSAMPLE_W].out}, nhwc[4] = {p->n, p->axis[UPSAMPLE_H].out, p->axis[UPSAMPLE_W].out, p->c};
     EMU_TRY(emu_check_shape(API, gradOut, "gradOut", p->nhwc ? nhwc : nchw, 4,
                             p->nhwc ? " (N,outH,outW,C from inputSize and outputSize)"
                                     : " (N,C,outH,outW from inputSize and outputSize)"));
@@ -145,14 +125,14 @@ static void choose_path(const aclTensor *gradOut, const aclIntArray *inputSize, 
     const bool same = emu_shape_equals(gradOut, inputSize);
     p->align_corners = alignCorners;
     if (emu_soc_current()->family == EMU_SOC_950) {
-        p->path = UPSAMPLE_PATH_NO_KERNEL; /* only equal sizes get here (check 6) */
+        p->kernel = UPSAMPLE_KERNEL_NONE_ON_SOC; /* only equal sizes get here (check 6) */
         return;
     }
     /* ComputeCheckScale: scales must reproduce the output size, tested only if either is above 1e-9. */
     bool scales_consistent = true;
     if (fabs(scalesH) > 1e-9 || fabs(scalesW) > 1e-9)
-        scales_consistent = (double)p->out_h == floor((double)p->h * scalesH) &&
-                            (double)p->out_w == floor((double)p->w * scalesW);
+        scales_consistent = (double)p->axis[UPSAMPLE_H].out == floor((double)p->axis[UPSAMPLE_H].in * scalesH) &&
+                            (double)p->axis[UPSAMPLE_W].out == floor((double)p->axis[UPSAMPLE_W].in * scalesW);
     /* CheckMinScale reads inputSize[2], [3] and gradOut's dims 2, 3 whatever the layout. */
     const double in2 = (double)inputSize->values[2], in3 = (double)inputSize->values[3];
     const double rh = scalesH > 0 ? 1.0 / scalesH : (gradOut->dims[2] ? in2 / (double)gradOut->dims[2] : 0.0);
@@ -160,20 +140,20 @@ static void choose_path(const aclTensor *gradOut, const aclIntArray *inputSize, 
     const bool min_scale_ok = rh >= 0.01 && rw >= 0.01;
     if (!same && (!scales_consistent || !min_scale_ok)) {
         /* ResizeBilinearV2Grad: the sizes' ratio, no scales. */
-        p->path = UPSAMPLE_PATH_RESIZE_V2_GRAD;
-        p->ratio_h = tiling_ratio(alignCorners, 0.0f, p->h, p->out_h);
-        p->ratio_w = tiling_ratio(alignCorners, 0.0f, p->w, p->out_w);
+        p->kernel = UPSAMPLE_KERNEL_TBE;
+        p->axis[UPSAMPLE_H].ratio = tiling_ratio(alignCorners, 0.0f, p->axis[UPSAMPLE_H].in, p->axis[UPSAMPLE_H].out);
+        p->axis[UPSAMPLE_W].ratio = tiling_ratio(alignCorners, 0.0f, p->axis[UPSAMPLE_W].in, p->axis[UPSAMPLE_W].out);
         return;
     }
     /* UpsampleBilinear2dGrad with realScales = float(1 / scale) for a positive scale. */
-    p->path = UPSAMPLE_PATH_UPSAMPLE_GRAD;
+    p->kernel = UPSAMPLE_KERNEL_ASCENDC;
     const float real_h = scalesH > 0 ? (float)(1.0 / scalesH) : 0.0f;
     const float real_w = scalesW > 0 ? (float)(1.0 / scalesW) : 0.0f;
-    p->ratio_h = tiling_ratio(alignCorners, real_h, p->h, p->out_h);
-    p->ratio_w = tiling_ratio(alignCorners, real_w, p->w, p->out_w);
+    p->axis[UPSAMPLE_H].ratio = tiling_ratio(alignCorners, real_h, p->axis[UPSAMPLE_H].in, p->axis[UPSAMPLE_H].out);
+    p->axis[UPSAMPLE_W].ratio = tiling_ratio(alignCorners, real_w, p->axis[UPSAMPLE_W].in, p->axis[UPSAMPLE_W].out);
     /* The kernel skips the W pass at ratio 1, and the H pass only when the W pass ran. */
-    p->identity_w = float_equal(p->ratio_w, 1.0f);
-    p->identity_h = float_equal(p->ratio_h, 1.0f) && !p->identity_w;
+    p->axis[UPSAMPLE_W].skip = float_equal(p->axis[UPSAMPLE_W].ratio, 1.0f);
+    p->axis[UPSAMPLE_H].skip = float_equal(p->axis[UPSAMPLE_H].ratio, 1.0f) && !p->axis[UPSAMPLE_W].skip;
 }
 
 /* Workspace CANN's phase one reports (an estimate of the executor's total,
@@ -185,7 +165,7 @@ static void choose_path(const aclTensor *gradOut, const aclIntArray *inputSize, 
  * cube core, plus a fixed 32 MiB). Each tensor 512-byte aligned. */
 static uint64_t workspace_estimate(const aclTensor *gradOut, const aclTensor *out, const upsample_plan *p)
 {
-    if (p->path == UPSAMPLE_PATH_NO_KERNEL)
+    if (p->kernel == UPSAMPLE_KERNEL_NONE_ON_SOC)
         return 0;
     const size_t item = emu_dtype_size(gradOut->dtype);
     const int64_t n_go = emu_tensor_numel(gradOut), n_out = emu_tensor_numel(out);
@@ -196,13 +176,13 @@ static uint64_t workspace_estimate(const aclTensor *gradOut, const aclTensor *ou
         total += emu_ws_bytes(n_go, item);
     if (!emu_tensor_contiguous(out))
         total += emu_ws_bytes(n_out, item);
-    if (p->path == UPSAMPLE_PATH_RESIZE_V2_GRAD) {
-        total += emu_ws_bytes(p->n * c1 * p->out_h * p->out_w * 16, item);   /* gradOut in NC1HWC0 */
+    if (p->kernel == UPSAMPLE_KERNEL_TBE) {
+        total += emu_ws_bytes(p->n * c1 * p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].out * 16, item);   /* gradOut in NC1HWC0 */
         if (!is_float)
-            total += emu_ws_bytes(p->n * c1 * p->out_h * p->out_w * 16, 4);  /* cast to FLOAT */
-        total += 2 * emu_ws_bytes(p->n * c1 * p->h * p->w * 16, 4);         /* image, result */
+            total += emu_ws_bytes(p->n * c1 * p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].out * 16, 4);  /* cast to FLOAT */
+        total += 2 * emu_ws_bytes(p->n * c1 * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].in * 16, 4);         /* image, result */
         if (!is_float)
-            total += emu_ws_bytes(p->n * c1 * p->h * p->w * 16, item);      /* cast back */
+            total += emu_ws_bytes(p->n * c1 * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].in * 16, item);      /* cast back */
         return total + emu_ws_bytes(n_out, item);                           /* back to NCHW / NHWC */
     }
     if (p->nhwc)
@@ -212,13 +192,13 @@ static uint64_t workspace_estimate(const aclTensor *gradOut, const aclTensor *ou
     total += emu_ws_bytes(n_out, 4);                                         /* the kernel's result */
     /* The tiling's own workspace (upsample_bilinear2d_grad_tiling.cpp, getWorkSpace). */
     const int64_t slide = 16;
-    const double rw = p->ratio_w, rh = p->ratio_h;
-    int64_t k_w = rw > 1e-6 ? ((int64_t)ceil((double)(slide + 4) / rw) + 8 + 7) / 8 * 8 : p->w;
-    int64_t k_h = rh > 1e-6 ? ((int64_t)ceil((double)(slide + 4) / rh) + 8 + 7) / 8 * 8 : p->h;
+    const double rw = p->axis[UPSAMPLE_W].ratio, rh = p->axis[UPSAMPLE_H].ratio;
+    int64_t k_w = rw > 1e-6 ? ((int64_t)ceil((double)(slide + 4) / rw) + 8 + 7) / 8 * 8 : p->axis[UPSAMPLE_W].in;
+    int64_t k_h = rh > 1e-6 ? ((int64_t)ceil((double)(slide + 4) / rh) + 8 + 7) / 8 * 8 : p->axis[UPSAMPLE_H].in;
     k_w = k_w < slide ? slide : k_w;
     k_h = k_h < slide ? slide : k_h;
     const int64_t radio = slide * (k_w > k_h ? k_w : k_h);
-    const int64_t intermediate = p->n * p->c * p->out_h * p->w;
+    const int64_t intermediate = p->n * p->c * p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].in;
     const uint64_t tiling = (uint64_t)(intermediate + radio * emu_soc_current()->cube_cores) * 8 + ((uint64_t)32 << 20);
     return total + tiling;
 }
@@ -228,7 +208,7 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
     double scalesH, double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     emu_diag_api(__func__);
-    upsample_plan p = {0};
+    upsample_plan p = {.axes = 2, .mode = UPSAMPLE_LINEAR, .backward = true};
     int st = check(gradOut, outputSize, inputSize, out, workspaceSize, executor, &p);
     if (st)
         return st;
@@ -243,10 +223,10 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
     char attrs[224];
     snprintf(attrs, sizeof attrs, "alignCorners=%d scalesH=%g scalesW=%g format=%s path=%s ratio=%gx%g",
              (int)alignCorners, scalesH, scalesW, p.nhwc ? "NHWC" : "NCHW",
-             empty || p.path == UPSAMPLE_PATH_NO_KERNEL ? "none"
-             : p.path == UPSAMPLE_PATH_RESIZE_V2_GRAD   ? "ResizeBilinearV2Grad"
+             empty || p.kernel == UPSAMPLE_KERNEL_NONE_ON_SOC ? "none"
+             : p.kernel == UPSAMPLE_KERNEL_TBE   ? "ResizeBilinearV2Grad"
                                                         : "UpsampleBilinear2dGrad",
-             (double)p.ratio_h, (double)p.ratio_w);
+             (double)p.axis[UPSAMPLE_H].ratio, (double)p.axis[UPSAMPLE_W].ratio);
     const aclTensor *tensors[] = {gradOut, out};
     return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
 }

@@ -26,8 +26,7 @@
 #include <string.h>
 
 #include "../../kernel/half.h"
-#include "../../kernel/roi.h"
-#include "roi_align_v2.h"
+#include "roi.h"
 
 /* One box in the kernel's float32 terms. */
 typedef struct box_geom {
@@ -296,7 +295,7 @@ int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view 
         return EMU_KERNEL_ERR_INNER;
     }
     /* Geometry first, in parallel: skipped boxes and the work bound are known before any output is written. */
-#pragma omp parallel for schedule(static) num_threads(K >= 1024 ? emu_kernel_threads() : 1)
+#pragma omp parallel for schedule(static) num_threads(K >= 1024 ? p->threads : 1)
     for (int64_t k = 0; k < K; k++) {
         float r[5];
         box_row(rois, batch_indices, k, f16, r);
@@ -351,7 +350,7 @@ int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view 
             zero_box(out, p, k);
     const int64_t blocks = (p->channels + CB - 1) / CB, tasks = N * blocks;
     int status = 0;
-    const int threads = K * p->channels * p->pooled_h * p->pooled_w < 4096 ? 1 : emu_kernel_threads();
+    const int threads = K * p->channels * p->pooled_h * p->pooled_w < 4096 ? 1 : p->threads;
     (void)threads;
 #pragma omp parallel num_threads(threads)
     {

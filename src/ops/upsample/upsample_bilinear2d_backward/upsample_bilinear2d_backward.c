@@ -10,21 +10,15 @@
  */
 #include <stdio.h>
 
-#include "../../meta/meta.h"
+#include "../../../meta/meta.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
-#include "upsample_bilinear2d_backward_v2.h"
+#include "../upsample.h"
 
 #define OP_NAME "aclnnUpsampleBilinear2dBackward"
 static const char API[] = OP_NAME "GetWorkspaceSize";
 static const char *const TENSOR_NAMES[] = {"gradOut", "out"};
 
-static int run(const emu_launch *l, char *msg, size_t cap)
-{
-    const emu_view grad_out = emu_launch_view(l, 0), out = emu_launch_view(l, 1);
-    return upsample_bilinear2d_backward_kernel(&grad_out, &out, (const upsample_plan *)l->params, msg, cap);
-}
-
-EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, run);
+EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, upsample_run);
 
 /* (N, C, H, W) read from a 4-value size array in NCHW or NHWC order. */
 static void nchw_of(const int64_t *v, bool nhwc, int64_t *n, int64_t *c, int64_t *h, int64_t *w)
@@ -100,10 +94,10 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
 
     /* 4. ChecksInputElement: gradOut's shape again, in gradOut's own layout */
     p->nhwc = gradOut->format == ACL_FORMAT_NHWC;
-    nchw_of(inputSize->values, p->nhwc, &p->n, &p->c, &p->h, &p->w);
-    p->out_h = oh;
-    p->out_w = ow;
-    EMU_TRY(check_positive(p->h, p->w, oh, ow));
+    nchw_of(inputSize->values, p->nhwc, &p->n, &p->c, &p->axis[UPSAMPLE_H].in, &p->axis[UPSAMPLE_W].in);
+    p->axis[UPSAMPLE_H].out = oh;
+    p->axis[UPSAMPLE_W].out = ow;
+    EMU_TRY(check_positive(p->axis[UPSAMPLE_H].in, p->axis[UPSAMPLE_W].in, oh, ow));
     const int64_t full_nchw[4] = {p->n, p->c, oh, ow}, full_nhwc[4] = {p->n, oh, ow, p->c};
     EMU_TRY(emu_check_shape(API, gradOut, "gradOut", p->nhwc ? full_nhwc : full_nchw, 4,
                             p->nhwc ? " (N,outH,outW,C in gradOut's format)" : " (N,C,outH,outW in gradOut's format)"));
@@ -127,15 +121,15 @@ static uint64_t workspace_estimate(const aclTensor *gradOut, const upsample_plan
 {
     const size_t item = emu_dtype_size(gradOut->dtype);
     uint64_t total = emu_tensor_contiguous(gradOut) ? 0 : emu_ws_bytes(emu_tensor_numel(gradOut), item);
-    if (p->path == UPSAMPLE_PATH_COPY)
+    if (p->kernel == UPSAMPLE_KERNEL_COPY)
         return total;
-    const int64_t c1 = (p->c + 15) / 16, go5 = p->n * c1 * p->out_h * p->out_w * 16, in5 = p->n * c1 * p->h * p->w * 16;
+    const int64_t c1 = (p->c + 15) / 16, go5 = p->n * c1 * p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].out * 16, in5 = p->n * c1 * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].in * 16;
     const bool is_float = gradOut->dtype == ACL_FLOAT;
     total += emu_ws_bytes(go5, item) + (is_float ? 0 : emu_ws_bytes(go5, 4));
-    total += emu_ws_bytes(p->n * p->c * p->h * p->w, 4) + 2 * emu_ws_bytes(in5, 4); /* image, its 5HD, result */
+    total += emu_ws_bytes(p->n * p->c * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].in, 4) + 2 * emu_ws_bytes(in5, 4); /* image, its 5HD, result */
     if (!is_float)
         total += emu_ws_bytes(in5, item);
-    return total + emu_ws_bytes(p->n * p->c * p->h * p->w, item);
+    return total + emu_ws_bytes(p->n * p->c * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].in, item);
 }
 
 ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
@@ -143,7 +137,7 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
     double scalesH, double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     emu_diag_api(__func__);
-    upsample_plan p = {0};
+    upsample_plan p = {.axes = 2, .mode = UPSAMPLE_LINEAR, .backward = true};
     int st = check(gradOut, outputSize, inputSize, out, workspaceSize, executor, &p);
     if (st)
         return st;
@@ -161,21 +155,21 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
                                  (long long)gradOut->dims[i]);
         p.align_corners = alignCorners;
         if (emu_shape_equals(gradOut, inputSize)) {
-            p.path = UPSAMPLE_PATH_COPY;
+            p.kernel = UPSAMPLE_KERNEL_COPY;
         } else { /* ResizeBilinearV2Grad with half_pixel_centers = !alignCorners: the sizes' ratio, float32 */
-            p.path = UPSAMPLE_PATH_RESIZE_V2_GRAD;
-            p.ratio_h = alignCorners ? (p.out_h > 1 ? (float)(p.h - 1) / (float)(p.out_h - 1) : 0.0f)
-                                     : (float)p.h / (float)p.out_h;
-            p.ratio_w = alignCorners ? (p.out_w > 1 ? (float)(p.w - 1) / (float)(p.out_w - 1) : 0.0f)
-                                     : (float)p.w / (float)p.out_w;
+            p.kernel = UPSAMPLE_KERNEL_TBE;
+            p.axis[UPSAMPLE_H].ratio = alignCorners ? (p.axis[UPSAMPLE_H].out > 1 ? (float)(p.axis[UPSAMPLE_H].in - 1) / (float)(p.axis[UPSAMPLE_H].out - 1) : 0.0f)
+                                     : (float)p.axis[UPSAMPLE_H].in / (float)p.axis[UPSAMPLE_H].out;
+            p.axis[UPSAMPLE_W].ratio = alignCorners ? (p.axis[UPSAMPLE_W].out > 1 ? (float)(p.axis[UPSAMPLE_W].in - 1) / (float)(p.axis[UPSAMPLE_W].out - 1) : 0.0f)
+                                     : (float)p.axis[UPSAMPLE_W].in / (float)p.axis[UPSAMPLE_W].out;
         }
         ws = workspace_estimate(gradOut, &p);
     }
     char attrs[200];
     snprintf(attrs, sizeof attrs, "alignCorners=%d scalesH=%g scalesW=%g (unused) format=%s path=%s ratio=%gx%g",
              (int)alignCorners, scalesH, scalesW, p.nhwc ? "NHWC" : "NCHW",
-             empty ? "none" : p.path == UPSAMPLE_PATH_COPY ? "copy" : "ResizeBilinearV2Grad", (double)p.ratio_h,
-             (double)p.ratio_w);
+             empty ? "none" : p.kernel == UPSAMPLE_KERNEL_COPY ? "copy" : "ResizeBilinearV2Grad", (double)p.axis[UPSAMPLE_H].ratio,
+             (double)p.axis[UPSAMPLE_W].ratio);
     const aclTensor *tensors[] = {gradOut, out};
     return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
 }

@@ -9,9 +9,9 @@
 #include <float.h>
 #include <stdio.h>
 
-#include "../../meta/meta.h"
+#include "../../../meta/meta.h"
 #include "aclnnop/aclnn_roi_align_v2.h"
-#include "roi_align_v2.h"
+#include "../roi.h"
 
 #define OP_NAME "aclnnRoiAlignV2"
 static const char API[] = OP_NAME "GetWorkspaceSize";
@@ -21,7 +21,9 @@ int roi_align_run(const char *op, const emu_view *self, const emu_view *rois, co
                   const emu_view *out, const roi_align_plan *p, char *msg, size_t cap)
 {
     roi_align_report r;
-    int st = roi_align_kernel(self, rois, batch_indices, out, p, &r, msg, cap);
+    roi_align_plan plan = *p;
+    plan.threads = emu_kernel_threads();
+    int st = roi_align_kernel(self, rois, batch_indices, out, &plan, &r, msg, cap);
     if (!st && r.skipped)
         st = emu_run_misuse(op, msg, cap, "%lld box(es) name an image outside [0, %lld) or have no sample "
                             "(first: box %lld); CANN leaves their output unwritten, the emulator writes zeros",

@@ -26,8 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../kernel/roi.h"
-#include "roi_align_v2_backward.h"
+#include "roi.h"
 
 /* Box chunks keep the per-axis weights of a batch of boxes in memory. */
 #define CHUNK_MAX_WEIGHTS ((int64_t)1 << 23)
@@ -585,7 +584,7 @@ static int chunk_weights(const roi_plan *p, const box_geom *geo, chunk *ch)
     const int64_t H = p->height, W = p->width, PH = p->pooled_h, nbins = PH + p->pooled_w;
     const int64_t nb = ch->k1 - ch->k0;
     int status = 0;
-#pragma omp parallel num_threads(emu_kernel_threads())
+#pragma omp parallel num_threads(p->threads)
     {
         double *acc = malloc((size_t)((H > W ? H : W) + 1) * sizeof *acc);
         if (!acc) {
@@ -643,7 +642,7 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
     const int64_t blocks = (C + BAND_CHANNELS - 1) / BAND_CHANNELS;
     const bool stream = emu_view_numel(grad_input) * (int64_t)sizeof(float) >= EMU_STREAM_BYTES;
     int status = 0;
-#pragma omp parallel num_threads(emu_kernel_threads())
+#pragma omp parallel num_threads(p->threads)
     {
         band bd = {.w = W, .plane = band_h * W, .tmp_stride = W + 16};
         const size_t sizes[] = {(size_t)(BAND_CHANNELS * bd.tmp_stride) * sizeof(float),

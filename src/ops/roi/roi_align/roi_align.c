@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../meta/meta.h"
+#include "../../../meta/meta.h"
 #include "aclnnop/aclnn_roi_align.h"
-#include "roi_align_v2.h"
+#include "../roi.h"
 
 #define OP_NAME "aclnnRoiAlign"
 static const char API[] = OP_NAME "GetWorkspaceSize";

@@ -1,5 +1,7 @@
 /*
- * Upsample bilinear 2-D forward kernel, as CANN's kernels compute it in float32.
+ * The upsample family's fast forward path: 2 spatial axes, linear (bilinear),
+ * the same products and sums as the reference kernel (reference.c), so the
+ * same bits.
  *
  * Separable: each input row is first interpolated along W (CANN's W pass,
  * its intermediate), then every output row mixes two of those rows (the H
@@ -18,7 +20,7 @@
 #include <string.h>
 
 #include "../../kernel/rows.h"
-#include "upsample_bilinear2d.h"
+#include "upsample.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(ACLNN_EMU_NO_CLONES)
 #include <immintrin.h>
@@ -106,11 +108,10 @@ static void find_period(axis_map *m, int64_t in, int64_t out)
     }
 }
 
-/* getCenterValue / getLambda of the AscendC kernel (the TBE kernel's
- * calcu_out_in_idx gives the same): the source coordinate in float32, its
- * floor and the clamped next index; one weight of 1 at the last index. */
-static bool map_build(axis_map *m, int64_t in, int64_t out, float ratio, bool align_corners, bool skip)
+/* The axis' taps (the family's rule) as arrays the W and H passes index. */
+static bool map_build(axis_map *m, const upsample_plan *p, int axis)
 {
+    const int64_t in = p->axis[axis].in, out = p->axis[axis].out;
     m->lo = malloc((size_t)out * sizeof *m->lo);
     m->hi = malloc((size_t)out * sizeof *m->hi);
     m->wl = malloc((size_t)out * sizeof *m->wl);
@@ -118,31 +119,18 @@ static bool map_build(axis_map *m, int64_t in, int64_t out, float ratio, bool al
     if (!m->lo || !m->hi || !m->wl || !m->wh)
         return false;
     for (int64_t i = 0; i < out; i++) {
-        int64_t lo;
-        float lambda = 0.0f;
-        if (skip) { /* the kernel skips this pass: a plain copy */
-            lo = i < in ? i : in - 1;
-        } else {
-            float c = align_corners ? ratio * (float)i : ratio * ((float)i + 0.5f) - 0.5f;
-            if (!(c > 0.0f))
-                c = 0.0f;
-            lo = c < (float)(in - 1) ? (int64_t)c : in - 1;
-            if (lo < in - 1) {
-                lambda = c - (float)lo;
-                lambda = lambda < 0.0f ? 0.0f : lambda > 1.0f ? 1.0f : lambda;
-            }
-        }
-        m->lo[i] = (int32_t)lo;
-        m->hi[i] = (int32_t)(lo < in - 1 ? lo + 1 : lo);
-        m->wl[i] = 1.0f - lambda;
-        m->wh[i] = lambda;
+        const upsample_tap t = upsample_tap_of(p, axis, i);
+        m->lo[i] = (int32_t)t.lo;
+        m->hi[i] = (int32_t)t.hi;
+        m->wl[i] = t.wl;
+        m->wh[i] = t.wh;
     }
     find_period(m, in, out);
     return true;
 }
 
 typedef struct resize_ctx {
-    const resize_plan *p;
+    const upsample_plan *p;
     bool stream; /* a large float32 output written in place: streaming stores */
     axis_map mh, mw;
     aclDataType dt;
@@ -241,8 +229,8 @@ EMU_HOT static void h_pass(float *restrict dst, const float *restrict r0, const 
  * cache; the slot holding `keep` (the other row in use) is not replaced. */
 static const float *w_row(const resize_ctx *x, resize_scratch *sc, int64_t plane, int64_t y, const float *keep)
 {
-    const resize_plan *p = x->p;
-    const int64_t tag = plane * p->h + y;
+    const upsample_plan *p = x->p;
+    const int64_t tag = plane * p->axis[UPSAMPLE_H].in + y;
     for (int k = 0; k < 2; k++)
         if (sc->tag[k] == tag)
             return sc->wrow[k];
@@ -253,13 +241,13 @@ static const float *w_row(const resize_ctx *x, resize_scratch *sc, int64_t plane
     if (x->i.direct) {
         src = (const float *)x->i.base + off;
     } else {
-        emu_load_row(sc->in_row, x->i.base + (size_t)off * x->item, x->dt, p->w, x->vec, x->i.s.w, x->i.lane, x->f16);
+        emu_load_row(sc->in_row, x->i.base + (size_t)off * x->item, x->dt, p->axis[UPSAMPLE_W].in, x->vec, x->i.s.w, x->i.lane, x->f16);
         src = sc->in_row;
     }
-    if (p->skip_w)
-        memcpy(sc->wrow[k], src, (size_t)(p->out_w * x->vec) * sizeof(float));
+    if (p->axis[UPSAMPLE_W].skip)
+        memcpy(sc->wrow[k], src, (size_t)(p->axis[UPSAMPLE_W].out * x->vec) * sizeof(float));
     else
-        w_pass(sc->wrow[k], src, &x->mw, p->out_w, x->vec);
+        w_pass(sc->wrow[k], src, &x->mw, p->axis[UPSAMPLE_W].out, x->vec);
     sc->tag[k] = tag;
     return sc->wrow[k];
 }
@@ -267,13 +255,13 @@ static const float *w_row(const resize_ctx *x, resize_scratch *sc, int64_t plane
 /* One output row: task t is (n, c, oh) in NCHW, (n, oh) in NHWC. */
 static void resize_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
 {
-    const resize_plan *p = x->p;
-    const int64_t plane = t / p->out_h, oh = t % p->out_h, len = p->out_w * x->vec;
+    const upsample_plan *p = x->p;
+    const int64_t plane = t / p->axis[UPSAMPLE_H].out, oh = t % p->axis[UPSAMPLE_H].out, len = p->axis[UPSAMPLE_W].out * x->vec;
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
     const int64_t o_row = emu_row_offset(&x->o, n, c, oh);
     float *dst = x->o.direct ? (float *)x->o.base + o_row : sc->res;
     const float *r0 = w_row(x, sc, plane, x->mh.lo[oh], NULL);
-    if (p->skip_h) {
+    if (p->axis[UPSAMPLE_H].skip) {
         memcpy(dst, r0, (size_t)len * sizeof(float));
     } else {
         const float *r1 = w_row(x, sc, plane, x->mh.hi[oh], r0);
@@ -286,183 +274,32 @@ static void resize_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
         h_pass(dst, r0, r1, x->mh.wl[oh], x->mh.wh[oh], len);
     }
     if (!x->o.direct)
-        emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, p->out_w, x->vec, x->o.s.w, x->o.lane);
+        emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, p->axis[UPSAMPLE_W].out, x->vec, x->o.s.w, x->o.lane);
 }
 
-/* The equal-size path: out is self, converted element by element (a ViewCopy). */
-static void copy_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
+int upsample_bilinear2d_fast_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg,
+                                     size_t cap)
 {
-    const resize_plan *p = x->p;
-    const int64_t plane = t / p->out_h, y = t % p->out_h;
-    const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
-    const int64_t i_off = emu_row_offset(&x->i, n, c, y), o_off = emu_row_offset(&x->o, n, c, y);
-    if (x->dt == ACL_DOUBLE) { /* no float32 round trip */
-        for (int64_t j = 0; j < p->w; j++)
-            for (int64_t v = 0; v < x->vec; v++)
-                ((double *)x->o.base)[o_off + j * x->o.s.w + v * x->o.lane] =
-                    ((const double *)x->i.base)[i_off + j * x->i.s.w + v * x->i.lane];
-        return;
-    }
-    emu_load_row(sc->in_row, x->i.base + (size_t)i_off * x->item, x->dt, p->w, x->vec, x->i.s.w, x->i.lane, x->f16);
-    emu_store_row(x->o.base + (size_t)o_off * x->item, x->dt, sc->in_row, p->w, x->vec, x->o.s.w, x->o.lane);
-}
-
-/* ---- non-finite input on the UpsampleBilinear2d path: CANN's cube tiles ----
- * The AscendC kernel multiplies each output tile by its whole source window
- * on the cube, zero weights included: an Inf or NaN anywhere in a window
- * makes the whole tile non-finite, also where the bilinear weights skip it
- * (a 4x downscale never weighs rows 4j and 4j+3). Finite values cannot change
- * a non-finite sum, so only the non-finite input (finite values as 0) goes
- * through CANN's W then H pass, and the outputs it makes non-finite are
- * overwritten; the others keep the kernel's bits. Tiles and windows follow
- * ops-cv's upsample_bilinear2d tiling and kernel (910B). */
-
-/* getSlideSizeByScale: the largest of 16..128 that keeps the most cores busy, capped by the scale. The
- * W pass splits a tile's rows (N*C*H, at least a slide's worth per core) among spare cores, the H pass
- * its planes (N*C). */
-static int64_t cube_slide(int64_t out, int64_t rows, bool w_pass, float s, int64_t cores, bool one_pixel)
-{
-    static const int64_t sizes[] = {16, 32, 48, 64, 128};
-    int64_t best = sizes[0], most = 0;
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
-        const int64_t slide = sizes[i], tiles = (out + slide - 1) / slide;
-        int64_t need = cores;
-        if (tiles < cores) {
-            const int64_t groups = cores / tiles;
-            int64_t per = (rows + groups - 1) / groups;
-            per = w_pass && per < slide ? slide : per;
-            const int64_t used = (rows + per - 1) / per < groups ? (rows + per - 1) / per : groups;
-            need = tiles * used < cores ? tiles * used : cores;
-        }
-        if (need >= most) {
-            most = need;
-            best = slide;
-        }
-    }
-    if (one_pixel)
-        best = 1024;
-    const int64_t cap = s <= 1.0f ? 128 : s <= 5.0f ? 64 : s <= 8.0f ? 48 : s <= 20.0f ? 32 : 16;
-    return best < cap ? best : cap;
-}
-
-/* The source coordinate of output j, as map_build computes it: the window's bounds need it past the
- * outputs too (whole tiles' phantom ones). */
-static float cube_center(int64_t j, float s, bool align)
-{
-    float c = align ? s * (float)j : s * ((float)j + 0.5f) - 0.5f;
-    return c > 0.0f ? c : 0.0f;
-}
-
-/* One axis pass over a line (in values, stride si) into out values (stride so): each output's
- * weights are the kernel's own map m; the window also spans the zeros in between. */
-static void cube_pass(const float *src, int64_t si, int64_t in, float *dst, int64_t so, int64_t out,
-                      const axis_map *m, float s, bool align, int64_t slide, int64_t cores)
-{
-    const int64_t tiles = (out + slide - 1) / slide, whole = tiles / cores * cores;
-    for (int64_t t = 0; t < tiles; t++) {
-        const int64_t t0 = t * slide;
-        /* Whole-slide tiles keep their length past the end (their window is the phantom outputs' too). */
-        const int64_t len = t < whole ? slide : (out - t0 < slide ? out - t0 : slide);
-        const int64_t lo = (int64_t)cube_center(t0, s, align), hi = (int64_t)cube_center(t0 + len - 1, s, align);
-        const int64_t lo_c = lo < in ? lo : in - 1;
-        int64_t tail = (hi + 2 < in ? hi + 2 : in) - hi;
-        tail = tail < 0 ? 0 : tail > 2 ? 2 : tail;
-        int64_t k = hi - lo + tail;
-        k = k > 1 ? k : 1;
-        k = k < in - lo_c ? k : in - lo_c;
-        for (int64_t j = t0; j < t0 + len && j < out; j++) {
-            float acc = 0.0f;
-            for (int64_t i = lo_c; i < lo_c + k; i++) {
-                const float w = i == m->lo[j] ? m->wl[j] : i == m->hi[j] ? m->wh[j] : 0.0f;
-                acc += src[i * si] * w;
-            }
-            dst[j * so] = acc;
-        }
-    }
-}
-
-/* Whether the input holds an Inf or NaN (only then does the cube's view differ from the kernel's). */
-static bool any_nonfinite(const resize_ctx *x)
-{
-    const resize_plan *p = x->p;
-    int found = 0;
-#pragma omp parallel for schedule(static) reduction(| : found) num_threads(emu_kernel_threads())
-    for (int64_t r = 0; r < p->n * p->c * p->h; r++) {
-        const int64_t n = r / (p->c * p->h), c = r / p->h % p->c, y = r % p->h;
-        uint32_t carry = 0; /* as emu_row_finite, over a strided row of any dtype */
-        for (int64_t xx = 0; xx < p->w; xx++) {
-            const float v = emu_load_one(x->i.base, x->dt, n * x->i.s.n + c * x->i.s.c + y * x->i.s.h + xx * x->i.s.w,
-                                         x->f16);
-            uint32_t bits;
-            memcpy(&bits, &v, sizeof bits);
-            carry |= (bits & 0x7f800000u) + 0x00800000u;
-        }
-        found |= (carry & 0x80000000u) != 0;
-    }
-    return found;
-}
-
-/* Rewrites the outputs that CANN's cube tiles make non-finite. 0, or a status. */
-static int cube_nonfinite(const resize_ctx *x)
-{
-    const resize_plan *p = x->p;
-    const int64_t h = p->h, w = p->w, oh = p->out_h, ow = p->out_w, cores = p->cube_cores > 0 ? p->cube_cores : 1;
-    const bool one_pixel = h == 1 && w == 1;
-    const int64_t slide_w = cube_slide(ow, p->n * p->c * h, true, p->ratio_w, cores, one_pixel);
-    const int64_t slide_h = cube_slide(oh, p->n * p->c, false, p->ratio_h, cores, one_pixel);
-    float *in = malloc((size_t)(h * w) * sizeof *in), *mid = malloc((size_t)(h * ow) * sizeof *mid);
-    float *res = malloc((size_t)(oh * ow) * sizeof *res);
-    int status = in && mid && res ? 0 : EMU_KERNEL_ERR_INNER;
-    for (int64_t plane = 0; !status && plane < p->n * p->c; plane++) {
-        const int64_t n = plane / p->c, c = plane % p->c;
-        if (!emu_plane_nonfinite(&x->i, x->dt, x->f16, n, c, h, w, in))
-            continue;
-        for (int64_t y = 0; y < h; y++) /* the W pass, row by row */
-            if (p->skip_w)
-                for (int64_t xx = 0; xx < ow; xx++)
-                    mid[y * ow + xx] = in[y * w + (xx < w ? xx : w - 1)];
-            else
-                cube_pass(in + y * w, 1, w, mid + y * ow, 1, ow, &x->mw, p->ratio_w, p->align_corners, slide_w, cores);
-        for (int64_t xx = 0; xx < ow; xx++) /* the H pass, column by column */
-            if (p->skip_h)
-                for (int64_t y = 0; y < oh; y++)
-                    res[y * ow + xx] = mid[(y < h ? y : h - 1) * ow + xx];
-            else
-                cube_pass(mid + xx, ow, h, res + xx, ow, oh, &x->mh, p->ratio_h, p->align_corners, slide_h, cores);
-        emu_plane_store_nonfinite(&x->o, x->dt, n, c, res, oh, ow);
-    }
-    free(in);
-    free(mid);
-    free(res);
-    return status;
-}
-
-int upsample_bilinear2d_kernel(const emu_view *self, const emu_view *out, const resize_plan *p, char *msg,
-                               size_t cap)
-{
-    if (emu_view_numel(self) == 0 || emu_view_numel(out) == 0)
-        return 0;
-    resize_ctx x = {.p = p, .dt = self->dtype, .item = emu_view_item_size(self), .f16 = emu_f16_table()};
+    const upsample_axis *ah = &p->axis[UPSAMPLE_H], *aw = &p->axis[UPSAMPLE_W];
+    resize_ctx x = {.p = p, .dt = in->dtype, .item = emu_view_item_size(in), .f16 = emu_f16_table()};
     x.vec = p->nhwc ? p->c : 1;
-    x.i = emu_rows_of(self, p->nhwc, x.vec);
+    x.i = emu_rows_of(in, p->nhwc, x.vec);
     x.o = emu_rows_of(out, p->nhwc, x.vec);
-    const bool copy = p->path == RESIZE_PATH_COPY;
 #ifdef HAVE_AVX2_GATHER
     /* Beyond 32 MiB the output cannot stay in any cache: stream it (the threads' end of work fences the stores). */
     x.stream = x.o.direct && emu_view_numel(out) * 4 >= EMU_STREAM_BYTES && __builtin_cpu_supports("avx2");
 #endif
-    const int64_t planes = p->nhwc ? p->n : p->n * p->c, tasks = planes * p->out_h;
+    const int64_t planes = p->nhwc ? p->n : p->n * p->c, tasks = planes * ah->out;
 
     int status = 0;
-    if (!copy && (!map_build(&x.mh, p->h, p->out_h, p->ratio_h, p->align_corners, p->skip_h) ||
-                  !map_build(&x.mw, p->w, p->out_w, p->ratio_w, p->align_corners, p->skip_w))) {
+    if (!map_build(&x.mh, p, UPSAMPLE_H) || !map_build(&x.mw, p, UPSAMPLE_W)) {
         snprintf(msg, cap, "out of memory building the interpolation weights");
         status = EMU_KERNEL_ERR_INNER;
         goto done;
     }
-    const int64_t in_len = p->w * x.vec, out_len = p->out_w * x.vec;
+    const int64_t in_len = aw->in * x.vec, out_len = aw->out * x.vec;
     /* Tiny problems run on the calling worker: waking a thread team costs more. */
-    const int threads = tasks * out_len < 32768 ? 1 : emu_kernel_threads();
+    const int threads = tasks * out_len < 32768 ? 1 : p->threads;
     (void)threads; /* unused when built without OpenMP */
 
 #pragma omp parallel num_threads(threads)
@@ -479,19 +316,15 @@ int upsample_bilinear2d_kernel(const emu_view *self, const emu_view *out, const 
 #pragma omp for schedule(static)
         for (int64_t t = 0; t < tasks; t++)
             if (ok)
-                (copy ? copy_row : resize_row)(&x, &sc, t);
+                resize_row(&x, &sc, t);
         if (x.stream)
             emu_stream_fence(); /* order this thread's streaming stores before the stream reports completion */
         free(block);
     }
     if (status)
         snprintf(msg, cap, "out of memory for the per-thread row buffers");
-    else if (p->path == RESIZE_PATH_UPSAMPLE && any_nonfinite(&x) && (status = cube_nonfinite(&x)) != 0)
-        snprintf(msg, cap, "out of memory for the non-finite input pass");
 done:
-    if (!copy) {
-        map_free(&x.mh);
-        map_free(&x.mw);
-    }
+    map_free(&x.mh);
+    map_free(&x.mw);
     return status;
 }

@@ -8,9 +8,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "../../meta/meta.h"
+#include "../../../meta/meta.h"
 #include "aclnnop/aclnn_roi_align_v2_backward.h"
-#include "roi_align_v2_backward.h"
+#include "../roi.h"
 
 #define OP_NAME "aclnnRoiAlignV2Backward"
 static const char API[] = OP_NAME "GetWorkspaceSize";
@@ -45,7 +45,9 @@ static int check_boxes(const roi_plan *p, const emu_view *boxes, int64_t nk, cha
 
 static int run(const emu_launch *l, char *msg, size_t cap)
 {
-    const roi_plan *p = (const roi_plan *)l->params;
+    roi_plan plan = *(const roi_plan *)l->params;
+    plan.threads = emu_kernel_threads();
+    const roi_plan *p = &plan;
     const emu_view grad_output = emu_launch_view(l, 0), boxes = emu_launch_view(l, 1);
     const emu_view grad_input = emu_launch_view(l, 2);
     const bool any = emu_view_numel(&grad_output) > 0 && emu_view_numel(&boxes) > 0 && emu_view_numel(&grad_input) > 0;

@@ -1,5 +1,8 @@
 /*
- * Upsample bilinear 2-D backward kernel.
+ * The upsample family's fast backward path: 2 spatial axes, linear
+ * (bilinear). The reference kernel (reference.c) scatters W then H in
+ * index order; this path gathers H then W with pairwise sums, so the two
+ * agree to float32 rounding (a few ulp of the sum of |terms|), not bitwise.
  *
  * out = Wh^T * G * Ww per plane, with Wh, Ww banded (two taps per gradOut
  * index). We work in gather form: for every input row y, first sum the
@@ -18,7 +21,7 @@
 #include <string.h>
 
 #include "../../kernel/rows.h"
-#include "upsample_bilinear2d_backward_v2.h"
+#include "upsample.h"
 
 /* Gather form of one axis with a fixed tap count: input index y receives
  * from source indices first[y] + t with weight wt[t * in + y], t < taps
@@ -55,41 +58,6 @@ static void taps_free(axis_taps *t)
     free(t->first);
     free(t->count);
     free(t->wt);
-}
-
-/* Where gradOut index i lands in the forward input, as CANN's
- * UpsampleBilinear2dGrad kernel computes it in float32: weight wl at lo and
- * wh at hi. A source at the last index takes the whole weight; one beyond it
- * is dropped (false), where PyTorch would clamp it. */
-static bool source_index(int64_t i, float ratio, bool align_corners, bool identity, int64_t in, int64_t *lo,
-                         int64_t *hi, float *wl, float *wh)
-{
-    if (identity) { /* the kernel skips this pass: a plain copy */
-        if (i >= in)
-            return false;
-        *lo = *hi = i;
-        *wl = 1.0f;
-        *wh = 0.0f;
-        return true;
-    }
-    float c = align_corners ? (float)i * ratio : ((float)i + 0.5f) * ratio - 0.5f;
-    if (!align_corners && !(c > 0.0f))
-        c = 0.0f;
-    const float f = floorf(c);
-    if (!(f <= (float)(in - 1)))
-        return false;
-    *lo = (int64_t)f;
-    if (*lo == in - 1) {
-        *hi = *lo;
-        *wl = 1.0f;
-        *wh = 0.0f;
-        return true;
-    }
-    const float lambda = c - f;
-    *hi = *lo + 1;
-    *wl = 1.0f - lambda;
-    *wh = lambda;
-    return true;
 }
 
 /* The longest run of input indices whose first source is affine with an integer stride >= 2. */
@@ -133,8 +101,10 @@ static void find_subperiod(axis_taps *t, int64_t in, int64_t out)
         t->period = t->p0 = 0;
 }
 
-static bool taps_build(axis_taps *t, int64_t in, int64_t out, float ratio, bool align_corners, bool identity)
+/* The transpose of the axis' taps (the family's rule): per input index, the gradOut indices that reach it. */
+static bool taps_build(axis_taps *t, const upsample_plan *p, int axis)
 {
+    const int64_t in = p->axis[axis].in, out = p->axis[axis].out;
     int64_t *last = malloc((size_t)in * sizeof *last);
     t->first = malloc((size_t)in * sizeof *t->first);
     t->count = malloc((size_t)in * sizeof *t->count);
@@ -147,11 +117,10 @@ static bool taps_build(axis_taps *t, int64_t in, int64_t out, float ratio, bool 
         last[y] = -1;
     }
     for (int64_t i = 0; i < out; i++) {
-        int64_t lo, hi;
-        float wl, wh;
-        if (!source_index(i, ratio, align_corners, identity, in, &lo, &hi, &wl, &wh))
+        const upsample_tap tp = upsample_tap_of(p, axis, i);
+        if (tp.count == 0)
             continue;
-        int64_t ends[2] = {lo, hi};
+        int64_t ends[2] = {tp.lo, tp.hi};
         for (int e = 0; e < 2; e++) {
             t->first[ends[e]] = i < t->first[ends[e]] ? i : t->first[ends[e]];
             last[ends[e]] = i;
@@ -174,12 +143,11 @@ static bool taps_build(axis_taps *t, int64_t in, int64_t out, float ratio, bool 
     if (!t->wt)
         return false;
     for (int64_t i = 0; i < out; i++) {
-        int64_t lo, hi;
-        float wl, wh;
-        if (!source_index(i, ratio, align_corners, identity, in, &lo, &hi, &wl, &wh))
+        const upsample_tap tp = upsample_tap_of(p, axis, i);
+        if (tp.count == 0)
             continue;
-        t->wt[(i - t->first[lo]) * in + lo] += wl;
-        t->wt[(i - t->first[hi]) * in + hi] += wh;
+        t->wt[(i - t->first[tp.lo]) * in + tp.lo] += tp.wl;
+        t->wt[(i - t->first[tp.hi]) * in + tp.hi] += tp.wh;
     }
     return true;
 }
@@ -365,7 +333,7 @@ typedef struct upsample_ctx {
     bool stream;   /* out is float32 in place and beyond the caches: rows go out with streaming stores */
     int64_t vec;
     const float *f16; /* float16 -> float32 table */
-    int nonfinite;    /* a row came out NaN or infinite: gradOut holds such values (see cube_nonfinite) */
+    int nonfinite;    /* a row came out NaN or infinite: gradOut holds such values (see cube.c) */
 } upsample_ctx;
 
 /* Per-thread scratch: converted gradOut rows, the H-reduced row, the output row. */
@@ -387,10 +355,10 @@ static inline const float *grad_row(const upsample_ctx *x, upsample_scratch *sc,
 {
     if (x->g.direct)
         return (const float *)x->g.base + off;
-    const int64_t slot = i % sc->slots, len = x->p->out_w * x->vec;
+    const int64_t slot = i % sc->slots, len = x->p->axis[UPSAMPLE_W].out * x->vec;
     float *dst = sc->rows + slot * len;
     if (sc->tags[slot] != off) {
-        emu_load_row(dst, x->g.base + (size_t)off * x->item, x->dt, x->p->out_w, x->vec, x->g.s.w, x->g.lane, x->f16);
+        emu_load_row(dst, x->g.base + (size_t)off * x->item, x->dt, x->p->axis[UPSAMPLE_W].out, x->vec, x->g.s.w, x->g.lane, x->f16);
         sc->tags[slot] = off;
     }
     return dst;
@@ -400,7 +368,7 @@ static inline const float *grad_row(const upsample_ctx *x, upsample_scratch *sc,
 EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, int64_t t)
 {
     const upsample_plan *p = x->p;
-    const int64_t vec = x->vec, len = p->out_w * vec, h = p->h, w = p->w;
+    const int64_t vec = x->vec, len = p->axis[UPSAMPLE_W].out * vec, h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
     const int64_t plane = t / h, y = t % h;
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
     const int64_t g_plane = n * x->g.s.n + c * x->g.s.c, o_row = n * x->o.s.n + c * x->o.s.c + y * x->o.s.h;
@@ -447,7 +415,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     const float *acc = sc->acc;
     if (vec == 1 && x->tw.stride) {
         gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, 0, x->tw.x0);
-        gather_w_polyphase(dst, acc, &x->tw, w, p->out_w + wt, sc->phases);
+        gather_w_polyphase(dst, acc, &x->tw, w, p->axis[UPSAMPLE_W].out + wt, sc->phases);
         gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, x->tw.x1, w);
     } else if (vec == 1 && x->tw.period) {
         const int64_t a = x->tw.p0, b = a + x->tw.period * x->tw.runs;
@@ -485,7 +453,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     if (x->o.direct && x->stream) {
         finite = emu_copy_f32_finite((float *)x->o.base + o_row, sc->res, w * vec);
     } else {
-        finite = emu_row_finite(p->out_w < w ? sc->acc : dst, (p->out_w < w ? p->out_w : w) * vec);
+        finite = emu_row_finite(p->axis[UPSAMPLE_W].out < w ? sc->acc : dst, (p->axis[UPSAMPLE_W].out < w ? p->axis[UPSAMPLE_W].out : w) * vec);
         if (!x->o.direct)
             emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->o.s.w, x->o.lane);
     }
@@ -495,133 +463,9 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     }
 }
 
-/* ---- non-finite gradOut: CANN's cube windows ------------------------------
- * UpsampleBilinear2dGrad multiplies, on the cube, every output tile of 16 by
- * the whole window of sources that reach it, zero weights included: one Inf
- * gives NaN (Inf * 0) at every output of its tile that its bilinear weights
- * miss. Finite values cannot change a non-finite sum, so the passes below
- * carry only the non-finite values (finite ones as 0) through CANN's W then
- * H pass and overwrite the outputs they make non-finite; every other output
- * keeps the kernel's bits. The tile's window is the tiling's (ops-cv
- * upsample_bilinear2d_grad): sources c from max(0, (int)((T-2)/s) - 1), at
- * most ceil8(max over axes of (int)(20/s) + 8) of them, whose floor index
- * lies in [T-1, T+len-1]. (A tile no source reaches multiplies one stale
- * source by 0 on the NPU; not modelled: it stays 0 here.) */
-#define CUBE_TILE 16
-
-/* Floor index and weight of source c along an axis, as source_index computes them (no clamp to the end). */
-static void cube_source(int64_t c, float s, bool align, int64_t *x0, float *lambda)
+int upsample_bilinear2d_fast_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
+                                      bool *nonfinite, char *msg, size_t cap)
 {
-    float r = align ? (float)c * s : ((float)c + 0.5f) * s - 0.5f;
-    if (!align && !(r > 0.0f))
-        r = 0.0f;
-    const float f = floorf(r);
-    *x0 = f < 9.0e18f ? (int64_t)f : INT64_MAX;
-    *lambda = r - f;
-}
-
-/* One axis pass over a line of `in` values (stride si) into `out` values
- * (stride so): each tile's outputs are the IEEE sum of window * weights. */
-static void cube_pass(const float *src, int64_t si, int64_t in, float *dst, int64_t so, int64_t out, float s,
-                      bool align, int64_t queue)
-{
-    const float step = s != 0.0f ? s : (float)out / (float)in; /* the kernel's zeroScale */
-    for (int64_t t0 = 0; t0 < out; t0 += CUBE_TILE) {
-        const int64_t len = out - t0 < CUBE_TILE ? out - t0 : CUBE_TILE;
-        int64_t start = (int64_t)((float)(t0 - 2) / step) - 1;
-        start = start > 0 ? start : 0;
-        for (int64_t j = 0; j < len; j++)
-            dst[(t0 + j) * so] = 0.0f;
-        bool started = false;
-        for (int64_t c = start; c < in && c < start + queue; c++) {
-            int64_t x0;
-            float lambda;
-            cube_source(c, s, align, &x0, &lambda);
-            if (x0 >= t0 + len)
-                break;
-            if (x0 < t0 - 1 && !started)
-                continue;
-            started = true;
-            for (int64_t j = 0; j < len; j++) {
-                const int64_t col = t0 + j;
-                float wgt = 0.0f;
-                if (x0 == t0 - 1)
-                    wgt = col == t0 ? lambda : 0.0f;
-                else if (x0 == t0 + len - 1)
-                    wgt = col == x0 ? (x0 == out - 1 ? 1.0f : 1.0f - lambda) : 0.0f;
-                else
-                    wgt = col == x0 ? 1.0f - lambda : col == x0 + 1 ? lambda : 0.0f;
-                dst[col * so] += src[c * si] * wgt;
-            }
-        }
-    }
-}
-
-/* Copies a line where the kernel skips the pass (identity), zero beyond the source. */
-static void cube_copy(const float *src, int64_t si, int64_t in, float *dst, int64_t so, int64_t out)
-{
-    for (int64_t j = 0; j < out; j++)
-        dst[j * so] = j < in ? src[j * si] : 0.0f;
-}
-
-/* Rewrites the outputs that CANN's cube windows make non-finite. 0, or a status. */
-static int cube_nonfinite(const upsample_ctx *x)
-{
-    const upsample_plan *p = x->p;
-    const int64_t ho = p->out_h, wo = p->out_w, hi = p->h, wi = p->w;
-    const float sw = p->ratio_w != 0.0f ? p->ratio_w : (float)wi / (float)wo;
-    const float sh = p->ratio_h != 0.0f ? p->ratio_h : (float)hi / (float)ho;
-    int64_t queue = (int64_t)(20.0f / sw) + 8;
-    queue = (int64_t)(20.0f / sh) + 8 > queue ? (int64_t)(20.0f / sh) + 8 : queue;
-    queue = (queue + 7) / 8 * 8;
-    float *g = malloc((size_t)(ho * wo) * sizeof *g), *mid = malloc((size_t)(ho * wi) * sizeof *mid);
-    float *res = malloc((size_t)(hi * wi) * sizeof *res);
-    int status = g && mid && res ? 0 : EMU_KERNEL_ERR_INNER;
-    for (int64_t plane = 0; !status && plane < p->n * p->c; plane++) {
-        const int64_t n = plane / p->c, c = plane % p->c;
-        if (!emu_plane_nonfinite(&x->g, x->dt, x->f16, n, c, ho, wo, g))
-            continue;
-        for (int64_t y = 0; y < ho; y++) /* the W pass, row by row */
-            if (p->identity_w)
-                cube_copy(g + y * wo, 1, wo, mid + y * wi, 1, wi);
-            else
-                cube_pass(g + y * wo, 1, wo, mid + y * wi, 1, wi, p->ratio_w, p->align_corners, queue);
-        for (int64_t xx = 0; xx < wi; xx++) /* the H pass, column by column */
-            if (p->identity_h)
-                cube_copy(mid + xx, wi, ho, res + xx, wi, hi);
-            else
-                cube_pass(mid + xx, wi, ho, res + xx, wi, hi, p->ratio_h, p->align_corners, queue);
-        emu_plane_store_nonfinite(&x->o, x->dt, n, c, res, hi, wi);
-    }
-    free(g);
-    free(mid);
-    free(res);
-    return status;
-}
-
-/* UPSAMPLE_PATH_COPY: out = gradOut element by element, bytes unchanged (a ViewCopy). */
-static void copy_exact(const emu_view *grad_out, const emu_view *out, const upsample_plan *p)
-{
-    const size_t item = emu_view_item_size(grad_out);
-    const emu_rows g = emu_rows_of(grad_out, p->nhwc, 1), o = emu_rows_of(out, p->nhwc, 1);
-#pragma omp parallel for collapse(2) schedule(static) num_threads(emu_kernel_threads())
-    for (int64_t n = 0; n < p->n; n++)
-        for (int64_t c = 0; c < p->c; c++)
-            for (int64_t y = 0; y < p->h; y++)
-                for (int64_t x = 0; x < p->w; x++)
-                    memcpy(o.base + (size_t)(emu_row_offset(&o, n, c, y) + x * o.s.w) * item,
-                           g.base + (size_t)(emu_row_offset(&g, n, c, y) + x * g.s.w) * item, item);
-}
-
-int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
-                                        char *msg, size_t cap)
-{
-    if (emu_view_numel(grad_out) == 0 || emu_view_numel(out) == 0)
-        return 0;
-    if (p->path == UPSAMPLE_PATH_COPY) {
-        copy_exact(grad_out, out, p);
-        return 0;
-    }
     upsample_ctx x = {.p = p, .dt = grad_out->dtype, .item = emu_view_item_size(grad_out), .f16 = emu_f16_table()};
     /* A "row" is one W line; each item of it is `vec` lanes (C in NHWC, 1 in NCHW). */
     x.vec = p->nhwc ? p->c : 1;
@@ -629,21 +473,20 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
     x.o = emu_rows_of(out, p->nhwc, x.vec);
     x.stream = x.o.direct && emu_view_numel(out) * (int64_t)sizeof(float) >= EMU_STREAM_BYTES;
     const int64_t planes = p->nhwc ? p->n : p->n * p->c;
-    const int64_t tasks = planes * p->h;
+    const int64_t tasks = planes * p->axis[UPSAMPLE_H].in;
 
     int status = 0;
-    if (!taps_build(&x.th, p->h, p->out_h, p->ratio_h, p->align_corners, p->identity_h) ||
-        !taps_build(&x.tw, p->w, p->out_w, p->ratio_w, p->align_corners, p->identity_w)) {
+    if (!taps_build(&x.th, p, UPSAMPLE_H) || !taps_build(&x.tw, p, UPSAMPLE_W)) {
         snprintf(msg, cap, "out of memory building the interpolation weights");
         status = EMU_KERNEL_ERR_INNER;
         goto done;
     }
-    const int64_t row_len = p->out_w * x.vec;
+    const int64_t row_len = p->axis[UPSAMPLE_W].out * x.vec;
     /* Slots for converted rows: one combine uses at most MAX_ROWS consecutive
      * rows (distinct slots), plus room for the rows the next output row reuses. */
     const int64_t slots = (x.th.taps < MAX_ROWS ? x.th.taps : MAX_ROWS) + 4;
     /* Tiny problems run on the calling worker: waking a thread team costs more. */
-    const int threads = tasks * row_len < 32768 ? 1 : emu_kernel_threads();
+    const int threads = tasks * row_len < 32768 ? 1 : p->threads;
     (void)threads; /* unused when built without OpenMP */
 
 #pragma omp parallel num_threads(threads)
@@ -653,9 +496,9 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
             (size_t)slots * sizeof(int64_t),                                      /* tags */
             (size_t)row_len * sizeof(float),                                      /* part */
             (size_t)(row_len + x.tw.taps + x.tw.stride + 1) * sizeof(float),      /* acc */
-            (size_t)(p->w * x.vec) * sizeof(float),                               /* res */
+            (size_t)(p->axis[UPSAMPLE_W].in * x.vec) * sizeof(float),                               /* res */
             MAX_ROWS * sizeof(float *),                                           /* ptrs */
-            (size_t)(p->out_w + x.tw.taps + 2 * x.tw.stride + 1) * sizeof(float), /* phases */
+            (size_t)(p->axis[UPSAMPLE_W].out + x.tw.taps + 2 * x.tw.stride + 1) * sizeof(float), /* phases */
         };
         void *bufs[7] = {0};
         void *block = emu_scratch_alloc(sizes, bufs, 7);
@@ -681,8 +524,7 @@ int upsample_bilinear2d_backward_kernel(const emu_view *grad_out, const emu_view
     }
     if (status)
         snprintf(msg, cap, "out of memory for the per-thread row buffers");
-    else if (x.nonfinite && p->path == UPSAMPLE_PATH_UPSAMPLE_GRAD && (status = cube_nonfinite(&x)) != 0)
-        snprintf(msg, cap, "out of memory for the non-finite gradOut pass");
+    *nonfinite = x.nonfinite != 0;
 done:
     taps_free(&x.th);
     taps_free(&x.tw);

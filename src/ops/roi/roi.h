@@ -1,0 +1,197 @@
+/*
+ * The RoI family: the plans of the RoIAlign forward (ROIAlign) and backward
+ * (ROIAlignGrad) kernels, their kernels' prototypes and run step, and the
+ * box geometry, one for both directions (the forward ROIAlign
+ * and the backward ROIAlignGrad read a box the same way on a SoC): which
+ * image a box row names, where its bins start, how many samples a bin takes
+ * and where they land, in the kernels' float32.
+ *
+ * 910B (CANN's TBE kernels): the float image id is floored; a bin is the
+ * box's size times fl(1 / pooled); a fixed count spaces samples bin *
+ * fl(1 / count) apart, the adaptive count is ceil(bin) (0 for a box of no
+ * size: no sample) spaced bin / count; sample i of bin b is at
+ * start + (b * count + i + 0.5) * step.
+ * Ascend950 (the arch35 SIMT kernel, backward only): the id is truncated
+ * toward zero; bin = size / pooled; the adaptive count is at least 1; sample
+ * i of bin b is at (start + b * bin) + (i + 0.5) * bin / count.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef ACLNN_EMU_ROI_H_
+#define ACLNN_EMU_ROI_H_
+
+#include <math.h>
+
+#include "../../kernel/kernel.h"
+
+/* What decides a box's geometry: the operator's attributes and the SoC. */
+typedef struct emu_roi_rules {
+    int64_t batch;
+    int64_t pooled_h, pooled_w;
+    float pooled_h_reciprocal, pooled_w_reciprocal; /* fl(1 / pooled): 910B multiplies by them */
+    float spatial_scale;
+    int32_t samples;          /* > 0: a fixed count (the int32 the tiling casts to), else adaptive */
+    float samples_reciprocal; /* fl(1 / samplingRatio) of the uncast value */
+    int32_t roi_end_mode;     /* 0: as given, 1: end + scale, 2: half-pixel shift (torch aligned) */
+    bool soc950;
+} emu_roi_rules;
+
+typedef struct emu_roi_axis {
+    float start, bin, step; /* roi start, bin size, sample spacing (910B) */
+    int64_t count;          /* samples per bin (<= 0: none) */
+    float norm;             /* 1 / count, each sample's weight factor */
+    bool simt;              /* Ascend950's positions */
+} emu_roi_axis;
+
+typedef struct emu_roi_box {
+    int64_t image; /* -1: outside [0, batch) */
+    emu_roi_axis y, x;
+    bool finite; /* every coordinate (after scaling) finite */
+} emu_roi_box;
+
+/* float -> int32 as the NPU's conversions saturate (NaN: 0). */
+static inline int64_t emu_roi_i32(double v)
+{
+    if (!(v == v))
+        return 0;
+    return v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int64_t)v;
+}
+
+/* The image a box row names, or -1 when outside [0, batch). */
+static inline int64_t emu_roi_image(const emu_roi_rules *r, float id)
+{
+    const double v = r->soc950 ? trunc((double)id) : floor((double)id);
+    return v >= 0 && v < (double)r->batch ? (int64_t)v : -1;
+}
+
+static inline emu_roi_axis emu_roi_axis_of(const emu_roi_rules *r, float start, float end, int64_t pooled,
+                                           float pooled_reciprocal)
+{
+    emu_roi_axis a = {.start = start, .simt = r->soc950};
+    float len = end - start;
+    if (r->roi_end_mode < 2 && len < 1.0f)
+        len = 1.0f; /* modes 0 and 1: at least one pixel (NaN stays NaN) */
+    if (r->soc950) {
+        a.bin = len / (float)pooled;
+        const int64_t adaptive = emu_roi_i32(ceil((double)(len / (float)pooled)));
+        a.count = r->samples > 0 ? r->samples : (adaptive > 1 ? adaptive : 1);
+    } else {
+        a.bin = len * pooled_reciprocal;
+        if (r->samples > 0) {
+            a.count = r->samples;
+            a.step = a.bin * r->samples_reciprocal;
+        } else {
+            a.count = emu_roi_i32(ceil((double)a.bin));
+            a.step = a.bin / (float)a.count;
+        }
+    }
+    a.norm = 1.0f / (float)a.count;
+    return a;
+}
+
+/* A box row (image id, x1, y1, x2, y2), float32. */
+static inline emu_roi_box emu_roi_box_of(const emu_roi_rules *r, const float row[5])
+{
+    emu_roi_box g = {.image = emu_roi_image(r, row[0])};
+    const float sc = r->spatial_scale;
+    float x1 = row[1] * sc, y1 = row[2] * sc, x2 = row[3] * sc, y2 = row[4] * sc;
+    if (r->roi_end_mode == 1) {
+        x2 = x2 + sc;
+        y2 = y2 + sc;
+    } else if (r->roi_end_mode > 1) {
+        x1 -= 0.5f;
+        y1 -= 0.5f;
+        x2 -= 0.5f;
+        y2 -= 0.5f;
+    }
+    g.y = emu_roi_axis_of(r, y1, y2, r->pooled_h, r->pooled_h_reciprocal);
+    g.x = emu_roi_axis_of(r, x1, x2, r->pooled_w, r->pooled_w_reciprocal);
+    g.finite = isfinite(x1) && isfinite(y1) && isfinite(x2) && isfinite(y2);
+    return g;
+}
+
+/* Sample i of bin b along an axis, as the kernel computes it (float32; the build turns fused multiply-add off). */
+static inline float emu_roi_sample(const emu_roi_axis *a, int64_t b, int64_t i)
+{
+    if (a->simt)
+        return (a->start + (float)b * a->bin) + ((float)i + 0.5f) * a->bin / (float)a->count;
+    return ((float)(b * a->count + i) + 0.5f) * a->step + a->start;
+}
+
+/* ---- the forward: aclnnRoiAlignV2 and aclnnRoiAlign (CANN's l0 ROIAlign) ---- */
+
+/* ROIAlign's attributes as CANN's TBE kernel (roi_align.py) receives them. */
+typedef struct roi_align_plan {
+    int64_t batch, channels, height, width; /* self (N, C, H, W) */
+    int64_t boxes;                          /* K */
+    int64_t pooled_h, pooled_w;
+    float spatial_scale;
+    int32_t samples;                        /* sample_num cast to int32: > 0 fixed count, else adaptive */
+    float samples_reciprocal;               /* 1.0f / samples */
+    float pooled_h_reciprocal, pooled_w_reciprocal;
+    int32_t roi_end_mode;                   /* 0: as given, 1: end + 1, 2: half-pixel shift (torch aligned) */
+    bool max_mode;                          /* pool_mode "max", else "avg" */
+    int threads;                            /* set by the run step: OpenMP threads the kernel may use */
+} roi_align_plan;
+
+/* The kernel's report on boxes CANN accepts but surely are bugs. */
+typedef struct roi_align_report {
+    int64_t skipped;        /* image index outside [0, N), or no sample (adaptive count <= 0): CANN
+                               leaves their output unwritten; here zeros */
+    int64_t first_skipped;  /* the first such box, or -1 */
+    int64_t nonfinite;      /* boxes with a NaN or infinite coordinate (computed as CANN would) */
+    int64_t too_many;       /* boxes beyond EMU_ROI_MAX_SAMPLES_PER_BOX (the launch fails) */
+    int64_t first_too_many;
+} roi_align_report;
+
+/* Workspace CANN's phase one reports for the ROIAlign path (an estimate of
+ * the executor's total, fidelity.md rule 10): self in NC1HWC0, the kernel's
+ * NC1HWC0 result and its TransData back to NCHW, each 512-byte aligned;
+ * the op files add their Contiguous copies and box preparation. */
+static inline uint64_t roi_align_workspace(const roi_align_plan *p, size_t item)
+{
+    const int64_t c1x16 = (p->channels + 15) / 16 * 16;
+    const int64_t parts[3] = {p->batch * c1x16 * p->height * p->width, p->boxes * c1x16 * p->pooled_h * p->pooled_w,
+                              p->boxes * p->channels * p->pooled_h * p->pooled_w};
+    uint64_t total = 0;
+    for (int i = 0; i < 3; i++)
+        total += ((uint64_t)parts[i] * item + 511) / 512 * 512;
+    return total;
+}
+
+/* out = ROIAlign(self, rois): rois is (K, 5) (image index, x1, y1, x2, y2),
+ * or (K, 4) with the index from batch_indices (aclnnRoiAlign). 0 or a status plus message. */
+int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view *batch_indices, const emu_view *out,
+                     const roi_align_plan *p, roi_align_report *report, char *msg, size_t cap);
+
+/* The run step both RoIAlign forward APIs share (defined in roi_align_v2.c, an op file: it
+ * reports the boxes CANN accepts but surely are bugs as warnings, or errors in strict mode). */
+int roi_align_run(const char *op, const emu_view *self, const emu_view *rois, const emu_view *batch_indices,
+                  const emu_view *out, const roi_align_plan *p, char *msg, size_t cap);
+
+/* ---- the backward: aclnnRoiAlignV2Backward (ROIAlignGrad) ---- */
+
+/* What phase one decided, in the terms of CANN's kernels (float32). */
+typedef struct roi_plan {
+    int64_t batch, channels, height, width; /* gradInput (B, C, H, W) */
+    int64_t boxes;                          /* K */
+    int64_t pooled_h, pooled_w;
+    float spatial_scale;
+    int32_t samples;                        /* samplingRatio cast to int32: > 0 fixed count, else adaptive */
+    float samples_reciprocal;               /* 1.0f / (float)samplingRatio, from the int64 value (tiling) */
+    float pooled_h_reciprocal, pooled_w_reciprocal; /* 1.0f / pooled (910B multiplies by them) */
+    bool aligned;                           /* roi_end_mode 2 */
+    bool soc950;                            /* Ascend950's SIMT kernel, else 910B's TBE kernel */
+    int threads;                            /* set by the run step: OpenMP threads the kernel may use */
+} roi_plan;
+
+/* Boxes on an image whose sample count is 0 on an axis (910B's adaptive count ceil(bin) for a box of no
+ * size): they contribute nothing, as the forward leaves their output unwritten. */
+typedef struct roi_backward_report {
+    int64_t no_sample, first_no_sample;
+} roi_backward_report;
+
+int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *boxes, const emu_view *grad_input,
+                                 const roi_plan *p, roi_backward_report *report, char *msg, size_t cap);
+
+#endif /* ACLNN_EMU_ROI_H_ */

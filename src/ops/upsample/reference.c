@@ -1,0 +1,135 @@
+/*
+ * The upsample family's reference kernels: what every fast path computes,
+ * written to be read. Per (n, c) plane, in CANN's float32: the plane is
+ * loaded as float32, passed along W, then H, then D, and stored in out's
+ * dtype. A forward pass gathers each output's taps,
+ *     out[i] = wl * in[lo] + wh * in[hi]    (or in[lo] where the kernel copies);
+ * a gradient pass is its transpose, scattering each gradOut value to the
+ * taps of its index in index order,
+ *     out[lo] += wl * g[i],  out[hi] += wh * g[i].
+ * The taps are upsample_tap_of's. The AscendC kernels' cube tiles are then
+ * applied to non-finite inputs (cube.c), as after the fast paths.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernel/rows.h"
+#include "upsample.h"
+
+/* Moves a plane between a view (strides s_ax) and a dense float32 buffer (W fastest). */
+static void plane_io(const emu_view *v, int64_t base, const int64_t *s_ax, const int64_t *size, int axes, float *buf,
+                     bool load)
+{
+    const float *f16 = emu_f16_table();
+    int64_t count = 1;
+    for (int a = 0; a < axes; a++)
+        count *= size[a];
+    for (int64_t e = 0; e < count; e++) {
+        int64_t off = v->offset + base, rest = e;
+        for (int a = 0; a < axes; a++) {
+            off += rest % size[a] * s_ax[a];
+            rest /= size[a];
+        }
+        if (load)
+            buf[e] = emu_load_one(v->data, v->dtype, off, f16);
+        else
+            emu_store_one(v->data, v->dtype, off, buf[e]);
+    }
+}
+
+/* One pass along axis a: src has size[] (size[a] = the pass's input length), dst gets len along a. */
+static void pass(const upsample_plan *p, int a, const float *src, float *dst, const int64_t *size, int64_t len)
+{
+    int64_t inner = 1, outer = 1;
+    for (int b = 0; b < a; b++)
+        inner *= size[b];
+    for (int b = a + 1; b < p->axes; b++)
+        outer *= size[b];
+    const int64_t n_src = size[a];
+    if (p->backward)
+        memset(dst, 0, (size_t)(outer * len * inner) * sizeof *dst);
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t q = 0; q < inner; q++) {
+            const float *s = src + o * n_src * inner + q;
+            float *d = dst + o * len * inner + q;
+            const int64_t taps = p->backward ? n_src : len; /* the index the taps belong to */
+            for (int64_t i = 0; i < taps; i++) {
+                const upsample_tap t = upsample_tap_of(p, a, i);
+                if (p->backward && t.count == 1) {
+                    d[t.lo * inner] += s[i * inner];
+                } else if (p->backward && t.count == 2) {
+                    d[t.lo * inner] += t.wl * s[i * inner];
+                    d[t.hi * inner] += t.wh * s[i * inner];
+                } else if (!p->backward) {
+                    d[i * inner] = t.count == 1 ? s[t.lo * inner] : t.wl * s[t.lo * inner] + t.wh * s[t.hi * inner];
+                }
+            }
+        }
+}
+
+static int reference(const emu_view *src, const emu_view *dst, const upsample_plan *p, char *msg, size_t cap)
+{
+    int64_t from[UPSAMPLE_MAX_AXES], to[UPSAMPLE_MAX_AXES], most = 1, s_n, s_c, d_n, d_c;
+    int64_t s_ax[UPSAMPLE_MAX_AXES], d_ax[UPSAMPLE_MAX_AXES];
+    for (int a = 0; a < p->axes; a++) {
+        from[a] = p->backward ? p->axis[a].out : p->axis[a].in;
+        to[a] = p->backward ? p->axis[a].in : p->axis[a].out;
+    }
+    for (int k = 0; k <= p->axes; k++) { /* the largest plane any pass holds */
+        int64_t v = 1;
+        for (int a = 0; a < p->axes; a++)
+            v *= a < k ? to[a] : from[a];
+        most = v > most ? v : most;
+    }
+    upsample_strides(src, p, &s_n, &s_c, s_ax);
+    upsample_strides(dst, p, &d_n, &d_c, d_ax);
+    int status = 0;
+#pragma omp parallel num_threads(p->threads)
+    {
+        float *buf[2] = {malloc((size_t)most * sizeof(float)), malloc((size_t)most * sizeof(float))};
+        if (!buf[0] || !buf[1]) {
+#pragma omp atomic write
+            status = EMU_KERNEL_ERR_INNER;
+        }
+#pragma omp for schedule(static)
+        for (int64_t plane = 0; plane < p->n * p->c; plane++) {
+            if (!buf[0] || !buf[1])
+                continue;
+            const int64_t n = plane / p->c, c = plane % p->c;
+            int64_t size[UPSAMPLE_MAX_AXES];
+            memcpy(size, from, sizeof size);
+            plane_io(src, n * s_n + c * s_c, s_ax, size, p->axes, buf[0], true);
+            int cur = 0;
+            for (int a = 0; a < p->axes; a++) {
+                pass(p, a, buf[cur], buf[1 - cur], size, to[a]);
+                size[a] = to[a];
+                cur = 1 - cur;
+            }
+            plane_io(dst, n * d_n + c * d_c, d_ax, size, p->axes, buf[cur], false);
+        }
+        free(buf[0]);
+        free(buf[1]);
+    }
+    if (status) {
+        snprintf(msg, cap, "out of memory for the reference kernel's planes");
+        return status;
+    }
+    if (p->kernel == UPSAMPLE_KERNEL_ASCENDC && (status = (p->backward ? upsample_cube_backward(src, dst, p)
+                                                                       : upsample_cube_forward(src, dst, p))) != 0)
+        snprintf(msg, cap, "out of memory for the non-finite input pass");
+    return status;
+}
+
+int upsample_reference_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap)
+{
+    return reference(in, out, p, msg, cap);
+}
+
+int upsample_reference_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p, char *msg,
+                                size_t cap)
+{
+    return reference(grad_out, out, p, msg, cap);
+}

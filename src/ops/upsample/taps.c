@@ -1,0 +1,44 @@
+/*
+ * The upsample family's coordinate rule: where output index i of an axis
+ * reads its input. One function for every API and both directions; a
+ * gradient kernel is the transpose of these taps.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <math.h>
+
+#include "upsample.h"
+
+upsample_tap upsample_tap_of(const upsample_plan *p, int axis, int64_t i)
+{
+    const upsample_axis *a = &p->axis[axis];
+    const int64_t last = a->in - 1;
+    upsample_tap t = {.lo = 0, .hi = 0, .wl = 1.0f, .wh = 0.0f, .count = 0};
+    if (a->skip) { /* the kernel copies along this axis */
+        if (i > last && p->backward)
+            return t;
+        t.lo = t.hi = i < last ? i : last;
+        t.count = 1;
+        return t;
+    }
+    /* getCenterValue / getLambda (AscendC) and calcu_out_in_idx (TBE), float32:
+     * the coordinate is clamped at 0 (NaN too), its floor is the low tap. */
+    float c = p->align_corners ? a->ratio * (float)i : a->ratio * ((float)i + 0.5f) - 0.5f;
+    if (!(c > 0.0f))
+        c = 0.0f;
+    const float f = floorf(c);
+    t.count = 2;
+    if (f < (float)last && (int64_t)f < last) {
+        t.lo = (int64_t)f;
+        t.hi = t.lo + 1;
+        t.wh = c - f;
+        t.wl = 1.0f - t.wh;
+        return t;
+    }
+    /* At or past the last index: the forward kernels clamp to it (weight 1);
+     * the gradient kernels drop a source whose floor lies past it. */
+    if (p->backward && !(f <= (float)last))
+        t.count = 0;
+    t.lo = t.hi = last;
+    return t;
+}

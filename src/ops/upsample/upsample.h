@@ -1,0 +1,101 @@
+/*
+ * The upsample family: one plan every upsample/resize API fills (forward
+ * and backward, 1 to 3 spatial axes), the one rule that maps an output
+ * index to its source taps, and the kernels that read the plan.
+ *
+ * Kernel level: includes kernel support only. The APIs' op files fill the
+ * plan in phase one; the family's run step (upsample_run.c) adds the launch's
+ * thread count and the reference switch and calls upsample_forward /
+ * upsample_backward, which pick the fast path or the reference kernel.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef ACLNN_EMU_UPSAMPLE_H_
+#define ACLNN_EMU_UPSAMPLE_H_
+
+#include "../../kernel/kernel.h"
+
+/* Spatial axes, innermost first: W is always axis 0, whatever the rank. */
+enum { UPSAMPLE_W = 0, UPSAMPLE_H = 1, UPSAMPLE_D = 2, UPSAMPLE_MAX_AXES = 3 };
+
+typedef enum upsample_mode {
+    UPSAMPLE_LINEAR, /* bilinear / linear / trilinear: two taps per axis */
+} upsample_mode;
+
+/* Which of CANN's kernels the op_api launches (the op file says which for its API and SoC). */
+typedef enum upsample_kernel {
+    UPSAMPLE_KERNEL_NONE,        /* the op_api returns before any kernel (empty tensors): out is left as it was */
+    UPSAMPLE_KERNEL_NONE_ON_SOC, /* the same on a SoC where CANN's op_api has no kernel for this case: a warning */
+    UPSAMPLE_KERNEL_COPY,    /* the input itself, bytes unchanged (a ViewCopy) */
+    UPSAMPLE_KERNEL_ASCENDC, /* UpsampleBilinear2d(Grad): cube tiles, so one Inf or NaN spreads over its tile */
+    UPSAMPLE_KERNEL_TBE,     /* ResizeBilinearV2(Grad), TBE or AI CPU: plain arithmetic */
+} upsample_kernel;
+
+typedef struct upsample_axis {
+    int64_t in, out; /* the forward's input and output sizes (backward: out is gradOut's) */
+    float ratio;     /* source step per output index, float32 as CANN's tilings compute it */
+    bool skip;       /* the kernel skips this axis' pass: output i copies input i */
+} upsample_axis;
+
+typedef struct upsample_plan {
+    int64_t n, c;
+    int axes;                                 /* spatial axes in use, 1 to 3 */
+    upsample_axis axis[UPSAMPLE_MAX_AXES];    /* innermost first */
+    upsample_mode mode;
+    bool align_corners;
+    bool backward;   /* the gradient: out has the forward input's shape */
+    bool nhwc;       /* channels last (NHWC, NDHWC) */
+    upsample_kernel kernel;
+    int64_t cube_cores; /* AI cores of the SoC: the AscendC tilings size their tiles by them */
+    /* Filled by the run step at launch, not in phase one. */
+    int threads;    /* OpenMP threads the kernel may use */
+    bool reference; /* run the reference kernel (ACLNN_EMU_REFERENCE_KERNELS=1) */
+} upsample_plan;
+
+/* Output index i of an axis reads input lo with weight wl and hi with weight wh.
+ * count: 0 (the source lies past the input: a gradient drops it), 1 (the
+ * kernel copies input lo) or 2 (wl * in[lo] + wh * in[hi], even when wh is 0). */
+typedef struct upsample_tap {
+    int64_t lo, hi;
+    float wl, wh;
+    int count;
+} upsample_tap;
+
+/* The one coordinate rule of the family (taps.c): CANN's kernels compute
+ * the source coordinate in float32 from the plan's ratio. */
+upsample_tap upsample_tap_of(const upsample_plan *p, int axis, int64_t i);
+
+/* Entry points: the fast path, or the reference kernel when p->reference or
+ * when no fast path covers the plan. out from in; 0 or a status plus message. */
+int upsample_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap);
+int upsample_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p, char *msg, size_t cap);
+
+/* The reference kernels (reference.c): the specification of the fast paths. */
+int upsample_reference_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg,
+                               size_t cap);
+int upsample_reference_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p, char *msg,
+                                size_t cap);
+
+/* Fast paths (2 spatial axes, linear). */
+int upsample_bilinear2d_fast_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg,
+                                     size_t cap);
+/* The backward sets *nonfinite when an output row came out non-finite (gradOut holds an Inf or NaN). */
+int upsample_bilinear2d_fast_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
+                                      bool *nonfinite, char *msg, size_t cap);
+
+/* CANN's cube tiles on the AscendC kernels (cube.c): the outputs an Inf or NaN
+ * of the input makes non-finite, rewritten after either kernel has run. */
+int upsample_cube_forward(const emu_view *in, const emu_view *out, const upsample_plan *p);
+int upsample_cube_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p);
+
+/* UPSAMPLE_KERNEL_COPY: out = in element by element, bytes unchanged, any dtype. */
+void upsample_copy(const emu_view *in, const emu_view *out, const upsample_plan *p);
+
+/* A view's element strides: N's, C's and the spatial axes' (innermost first), from the plan's layout. */
+void upsample_strides(const emu_view *v, const upsample_plan *p, int64_t *s_n, int64_t *s_c, int64_t *s_ax);
+
+/* The family's run step (upsample_run.c, op layer): every upsample API's emu_op_def.run. */
+struct emu_launch;
+int upsample_run(const struct emu_launch *l, char *msg, size_t cap);
+
+#endif /* ACLNN_EMU_UPSAMPLE_H_ */

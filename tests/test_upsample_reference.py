@@ -1,0 +1,87 @@
+"""The upsample family's fast paths against its reference kernel (ACLNN_EMU_REFERENCE_KERNELS=1).
+
+The forward fast path makes the same products and sums as the reference,
+so the bits must match; the backward sums in another order (H then W,
+pairwise), so it must match to float32 rounding, with Inf and NaN in the
+same places (float16 results: one half-precision rounding step apart at most).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+CASES = textwrap.dedent(
+    """
+    import itertools, sys
+    import numpy as np
+    import aclnn_emu as emu
+    rng = np.random.default_rng(7)
+    out = {}
+    sizes = [((2, 3, 5, 7), (10, 14)), ((1, 4, 8, 8), (3, 5)), ((1, 2, 6, 6), (6, 6)), ((2, 16, 9, 4), (18, 8)),
+             ((1, 3, 1, 1), (4, 4)), ((1, 2, 16, 16), (4, 4)), ((1, 1, 40, 3), (7, 9)), ((1, 8, 33, 17), (64, 40))]
+    for k, ((shape, osize), dt, align, scales, fmt, special) in enumerate(itertools.product(
+            sizes, [np.float32, np.float16], [False, True], [(0.0, 0.0), (2.0, 2.0), (0.5, 0.5)], ["NCHW", "NHWC"],
+            [False, True])):
+        n, c, h, w = shape
+        x = rng.standard_normal(shape).astype(np.float32)
+        g = rng.standard_normal((n, c, *osize)).astype(np.float32)
+        if special:
+            x.reshape(-1)[x.size // 3] = np.inf
+            g.reshape(-1)[g.size // 2] = np.nan
+        if fmt == "NHWC":
+            x, g = (np.ascontiguousarray(a.transpose(0, 2, 3, 1)) for a in (x, g))
+        isize = (n, c, h, w) if fmt == "NCHW" else (n, h, w, c)
+        k = f"{k}-{np.dtype(dt).name}"
+        out[f"fwd{k}"] = emu.upsample_bilinear2d(x.astype(dt), osize, align, *scales, format=fmt)
+        for name in ("upsample_bilinear2d_backward_v2", "upsample_bilinear2d_backward"):
+            try:
+                out[f"{name}{k}"] = getattr(emu, name)(g.astype(dt), osize, isize, align, *scales, format=fmt)
+            except emu.AclnnError as e:
+                out[f"{name}{k}"] = np.array([e.status])
+    np.savez(sys.argv[1], **{k: v.astype(np.float32) for k, v in out.items()})
+    """
+)
+
+
+def _run(tmp_path, reference: bool) -> dict[str, np.ndarray]:
+    path = tmp_path / ("ref.npz" if reference else "fast.npz")
+    env = dict(os.environ, ACLNN_EMU_REFERENCE_KERNELS="1" if reference else "0")
+    subprocess.run([sys.executable, "-c", CASES, str(path)], check=True, env=env)
+    with np.load(path) as data:
+        return dict(data)
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("upsample_reference")
+    return _run(tmp, False), _run(tmp, True)
+
+
+def test_forward_fast_path_is_the_reference_bit_for_bit(outputs):
+    fast, ref = outputs
+    keys = [k for k in fast if k.startswith("fwd")]
+    assert len(keys) > 300
+    for k in keys:
+        np.testing.assert_array_equal(fast[k].view(np.uint32), ref[k].view(np.uint32), err_msg=k)
+
+
+def test_backward_fast_path_matches_the_reference_to_rounding(outputs):
+    fast, ref = outputs
+    keys = [k for k in fast if not k.startswith("fwd")]
+    assert len(keys) > 600
+    for k in keys:
+        a, b = fast[k], ref[k]
+        assert a.shape == b.shape, k
+        np.testing.assert_array_equal(np.isnan(a), np.isnan(b), err_msg=k)
+        np.testing.assert_array_equal(np.isposinf(a), np.isposinf(b), err_msg=k)
+        finite = np.isfinite(a)
+        scale = float(np.abs(b[finite]).max()) if finite.any() else 1.0
+        # float32 sums in another order; float16 results may then round to neighbouring halves
+        tol = 1e-3 if k.endswith("float16") else 1e-5
+        np.testing.assert_allclose(a[finite], b[finite], rtol=tol, atol=tol * scale + 1e-30, err_msg=k)
