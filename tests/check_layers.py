@@ -55,8 +55,10 @@ def violations(src: Path = SRC) -> list[str]:
     for path in sorted(src.rglob("*.[ch]")):
         layer, op = layer_of(path)
         if layer not in ALLOWED:
-            found.append(f"{path.relative_to(ROOT)}: not in a layer directory ({', '.join(ALLOWED)}) "
-                         "or an operator folder src/ops/<family>/<name>/")
+            found.append(
+                f"{path.relative_to(ROOT)}: not in a layer directory ({', '.join(ALLOWED)}) "
+                "or an operator folder src/ops/<family>/<name>/"
+            )
             continue
         for name in INCLUDE.findall(path.read_text()):
             target = (path.parent / name).resolve()

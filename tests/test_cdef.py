@@ -1,4 +1,4 @@
-"""The hand-kept cffi declarations match the public headers, and the library exports them all."""
+"""The cffi declarations (generated from the public headers) match them; the library exports them all."""
 
 import re
 import subprocess
