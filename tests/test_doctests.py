@@ -5,9 +5,10 @@ import doctest
 import pytest
 
 import aclnn_emu
-from aclnn_emu import errors, ops, runtime
+from aclnn_emu import _operators, errors, runtime
 
-MODULES = [aclnn_emu, errors, ops, runtime]
+# _operators: every operator's examples (generated from their descriptions)
+MODULES = [aclnn_emu, errors, _operators, runtime]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=[m.__name__ for m in MODULES])

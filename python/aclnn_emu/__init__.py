@@ -11,7 +11,10 @@ Handle level (a C call sequence, step by step): :class:`Device`,
 ``ffi`` expose the raw C API.
 """
 
+# The operators' functions, generated at build time from their descriptions.
+from . import _operators
 from ._ffi import INCLUDE_DIR, LIB_DIR, TOOLKIT_HOME, ffi, lib, library_path
+from ._operators import *  # noqa: F403
 from .errors import (
     AclError,
     AclnnError,
@@ -24,20 +27,6 @@ from .errors import (
     ParamNullptrError,
     RtError,
     check,
-)
-from .ops import (
-    roi_align,
-    roi_align_get_workspace_size,
-    roi_align_v2,
-    roi_align_v2_backward,
-    roi_align_v2_backward_get_workspace_size,
-    roi_align_v2_get_workspace_size,
-    upsample_bilinear2d,
-    upsample_bilinear2d_backward,
-    upsample_bilinear2d_backward_get_workspace_size,
-    upsample_bilinear2d_backward_v2,
-    upsample_bilinear2d_backward_v2_get_workspace_size,
-    upsample_bilinear2d_get_workspace_size,
 )
 from .runtime import (
     Context,
@@ -95,20 +84,9 @@ __all__ = [
     "lib",
     "library_path",
     "report",
-    "roi_align",
-    "roi_align_get_workspace_size",
-    "roi_align_v2",
-    "roi_align_v2_backward",
-    "roi_align_v2_backward_get_workspace_size",
-    "roi_align_v2_get_workspace_size",
     "set_option",
     "set_soc",
     "soc_name",
     "synchronize_device",
-    "upsample_bilinear2d",
-    "upsample_bilinear2d_backward",
-    "upsample_bilinear2d_backward_get_workspace_size",
-    "upsample_bilinear2d_backward_v2",
-    "upsample_bilinear2d_backward_v2_get_workspace_size",
-    "upsample_bilinear2d_get_workspace_size",
+    *_operators.__all__,
 ]

@@ -24,7 +24,7 @@ from typing import Any
 import torch
 from torch import Tensor
 
-from . import ops as _ops
+from . import _operators as _ops
 from .runtime import Stream
 
 __all__ = [
