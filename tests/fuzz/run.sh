@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (meson option fuzz, clang, ASan + UBSan +
-# coverage), replays the committed corpus, then fuzzes each operator for
-# SECONDS (default 60). New crashers land in tests/fuzz/crashes/.
+# coverage; each generated from the operator's description), replays the
+# operator's committed seeds (src/ops/<family>/<name>/fuzz/), then fuzzes it
+# for SECONDS (default 60). New crashers land in tests/fuzz/crashes/.
 #   bash tests/fuzz/run.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,7 +18,7 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 for target in "$OUT"/tests/fuzz_*; do
   [[ -f $target && -x $target ]] || continue
   op=${target##*/fuzz_}
-  corpus=tests/fuzz/corpus/$op
+  corpus=$(echo src/ops/*/"$op")/fuzz
   mkdir -p "$corpus" "$OUT/corpus-$op"
   echo "== replay $op ($(ls "$corpus" | wc -l) committed inputs)"
   "$target" -runs=0 "$corpus"
