@@ -4,9 +4,9 @@ Layers, lowest first: kernel (views, half floats, rows) and core (status,
 log, options, diagnostics) depend on nothing; runtime builds on core; meta on
 runtime and kernel. Operators come in families, src/ops/<family>/: the
 family's plan header, reference kernel and fast paths are kernel-side (they
-include kernel support and their family's headers only); its run steps
-(``*_run.c``) and each operator's op file, src/ops/<family>/<name>/<name>.c,
-are op-side (meta and below, plus their family's headers). Families and
+include kernel support and their family's headers only); its op-side steps
+(``<family>_op.c`` and ``.h``: the run step, what phase one does alike) and
+each operator's op file, src/ops/<family>/<name>/<name>.c, are op-side (meta and below, plus their family's headers). Families and
 operators never include each other. Run as a script (exit 1 with one line
 per violation) or through tests/test_layers.py.
 """
@@ -40,7 +40,7 @@ def layer_of(path: Path) -> tuple[str, str]:
     """(layer, "family" or "family/operator", "" outside src/ops) of a file under src/."""
     parts = path.relative_to(SRC).parts
     if parts[0] == "ops" and len(parts) == 3:  # a family's own file
-        is_op_side = path.suffix == ".c" and path.name.endswith("_run.c")
+        is_op_side = path.stem == f"{parts[1]}_op"  # <family>_op.c, <family>_op.h
         return ("op" if is_op_side else "op-kernel"), parts[1]
     if parts[0] == "ops" and len(parts) == 4:  # an operator's folder
         return "op", f"{parts[1]}/{parts[2]}"

@@ -1,4 +1,4 @@
-"""Plain float64 numpy references written from ../shared/spec (not from the C code).
+"""Plain float64 numpy references written from CANN's published kernels and op_api (not from the C code).
 
 RoIAlign: every sample is scattered to its four bilinear targets exactly as
 the spec's pseudo-code says. Upsample: explicit (out x in) interpolation
@@ -485,7 +485,7 @@ def roi_align_backward_separable(grad_output, boxes, input_shape, spatial_scale,
 
 
 def random_boxes(rng: np.random.Generator, k: int, batch: int, h: int, w: int, scale: float) -> np.ndarray:
-    """Boxes as in spec/performance.md: corners inside 0.8 of the image, sizes 8 .. 8 + 0.3 of it."""
+    """Benchmark-style boxes: corners inside 0.8 of the image, sizes 8 .. 8 + 0.3 of it."""
     img_h, img_w = h / scale, w / scale
     x1 = rng.uniform(0, 0.8 * img_w, k)
     y1 = rng.uniform(0, 0.8 * img_h, k)

@@ -325,7 +325,7 @@ def test_null_arguments(which):
         assert msg == f"aclnnRoiAlignV2BackwardGetWorkspaceSize: {names[which]} is NULL"
 
 
-# ---- fidelity to CANN's kernels (fidelity.md rules 1-4) -----------------------
+# ---- fidelity to CANN's kernels (its float32 geometry, counts and positions) ---
 
 
 @pytest.mark.parametrize("width, pooled", [(21, 7), (42, 7), (49, 7), (77, 7), (42, 14), (84, 14), (98, 14), (154, 14)])

@@ -317,7 +317,7 @@ def test_null_arguments(which):
         assert f"{names[which]} is NULL" in aclnn_emu.errors.recent_error_message()
 
 
-# ---- fidelity to CANN's op_api, tiling and kernel (fidelity.md rules 5-9) ----
+# ---- fidelity to CANN's op_api, tiling and kernel (paths, ratios, skips) ----
 
 
 def test_equal_sizes_with_scales_are_not_an_identity():

@@ -1,4 +1,4 @@
-"""Validation mode: every misuse of spec/validation-mode.md, committed by a C program, in normal and strict mode."""
+"""Validation mode: every misuse the emulator detects, committed by a C program, in normal and strict mode."""
 
 import os
 import re

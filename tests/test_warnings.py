@@ -1,6 +1,6 @@
 """Library warnings reach Python: AclnnWarning in normal mode, an exception in strict mode.
 
-One scenario per warning kind of spec/validation-mode.md, committed through
+One scenario per kind of warning the library gives, committed through
 the raw C API (as a ported program would) or the array API.
 """
 

@@ -16,8 +16,11 @@ extern "C" {
 /**
  * Phase one: validates, plans, and returns the workspace size and an executor.
  *
- * Scatters gradOutput back onto a zeroed gradInput exactly as torchvision's
- * roi_align backward does (bilinear samples, averaged per bin).
+ * Scatters gradOutput back onto a zeroed gradInput as CANN's ROIAlignGrad
+ * does: bilinear samples, averaged per bin, like torchvision's roi_align
+ * backward, but with CANN's float32 bin size (the box's size times
+ * fl(1 / pooled)), sample count (ceil of that bin size when adaptive) and
+ * sample positions, which can differ from torchvision's by a rounding.
  *
  * @param gradOutput    (K, C, pooledHeight, pooledWidth), FLOAT, NCHW; any strides
  * @param boxes         (K, 5) rows (image_id, x1, y1, x2, y2) in image coordinates, FLOAT, ND

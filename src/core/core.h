@@ -116,7 +116,7 @@ const emu_soc *emu_soc_current(void);
 
 /* ---- warnings (options.c) --------------------------------------------- */
 
-/* Warnings for the caller (validation-mode.md, normal mode): counted, logged
+/* Warnings for the caller (normal mode: CANN would go on silently): counted, logged
  * and queued for aclnnEmuTakeWarning. */
 #define EMU_WARNINGS_KEPT 8
 typedef struct emu_warnings {

@@ -48,7 +48,8 @@ bool emu_tensor_self_overlaps(const aclTensor *t);
 
 /* ---- executors (executor.c) ------------------------------------------- */
 
-#define EMU_MAX_IO 4
+/* Tensors of one operator, inputs and outputs (GridSampler2DBackward has 3 and 2). */
+#define EMU_MAX_IO 8
 
 struct emu_launch;
 
@@ -64,6 +65,8 @@ typedef struct emu_op_def {
 /* An operator file's definition: OP, named by its CANN API, with its tensors'
  * names (inputs then outputs, signature order) and its run step. */
 #define EMU_DEFINE_OP(api_name, names, inputs, outputs, run_fn)                                            \
+    _Static_assert((inputs) + (outputs) <= EMU_MAX_IO && sizeof(names) / sizeof((names)[0]) == (inputs) + (outputs), \
+                   "an operator names each of its tensors, at most EMU_MAX_IO");                          \
     static const emu_op_def OP = {                                                                         \
         .name = api_name, .tensor_names = names, .n_inputs = inputs, .n_outputs = outputs, .run = run_fn}
 
@@ -91,9 +94,9 @@ bool emu_tensor_contiguous(const aclTensor *t);
 /* Bytes an intermediate tensor of numel items takes in a CANN workspace (512-byte aligned). */
 uint64_t emu_ws_bytes(int64_t numel, size_t item);
 
-/* In a run step: an input CANN accepts but that surely is a caller's bug
- * (fidelity.md). Normal mode: a warning naming op, returns 0. Strict mode:
- * the message (plus " (strict mode)") goes to msg, returns ACLNN_ERR_PARAM_INVALID. */
+/* In a run step: an input CANN accepts but that surely is a caller's bug (the emulator says so where CANN would
+ * compute garbage or nothing). Normal mode: a warning naming op, returns 0. Strict mode: the message (plus "
+ * (strict mode)") goes to msg, returns ACLNN_ERR_PARAM_INVALID. */
 int emu_run_misuse(const char *op, char *msg, size_t cap, const char *fmt, ...) EMU_PRINTF(4, 5);
 
 /* The kernel's view of one of the launch's tensors (see ops/kernel.h). */
@@ -119,6 +122,37 @@ void emu_launch_leave_unwritten(const emu_launch *l, size_t index);
 
 /* A set of dtypes or formats, for the *_in checks: EMU_SET(aclDataType, ACL_FLOAT, ACL_BF16). */
 #define EMU_SET(type, ...) (const type[]){__VA_ARGS__}, sizeof((const type[]){__VA_ARGS__}) / sizeof(type)
+
+/* An operator's handle and pointer arguments, in the signature's order, for emu_check_args. */
+typedef enum emu_arg_kind { EMU_ARG_POINTER, EMU_ARG_TENSOR, EMU_ARG_INT_ARRAY } emu_arg_kind;
+typedef struct emu_arg {
+    const void *p;
+    const char *name;
+    emu_arg_kind kind;
+    int null_status; /* the status of a NULL (0: ACLNN_ERR_PARAM_NULLPTR) */
+} emu_arg;
+#define EMU_TENSOR_ARG(x) {(x), #x, EMU_ARG_TENSOR, 0}
+#define EMU_INT_ARRAY_ARG(x) {(x), #x, EMU_ARG_INT_ARRAY, 0}
+#define EMU_POINTER_ARG(x) {(x), #x, EMU_ARG_POINTER, 0}
+/* CANN's first check of every operator: no argument NULL (in the given order), then no
+ * handle stale (never dereferenced), in the same order:
+ *     EMU_TRY(emu_check_args(API, EMU_ARGS(EMU_TENSOR_ARG(self), EMU_POINTER_ARG(executor)))); */
+int emu_check_args(const char *api, const emu_arg *args, size_t n);
+#define EMU_ARGS(...) (const emu_arg[]){__VA_ARGS__}, sizeof((const emu_arg[]){__VA_ARGS__}) / sizeof(emu_arg)
+
+/* One expectation per tensor, checked in the list's order by the emu_check_each_* below:
+ *     EMU_TRY(emu_check_each_rank(API, EMU_EACH(EMU_WANT(self, 4), EMU_WANT(out, 4)))); */
+typedef struct emu_want {
+    const aclTensor *t;
+    const char *name;
+    int64_t value;
+} emu_want;
+#define EMU_WANT(t, value) {(t), #t, (int64_t)(value)}
+#define EMU_EACH(...) (const emu_want[]){__VA_ARGS__}, sizeof((const emu_want[]){__VA_ARGS__}) / sizeof(emu_want)
+int emu_check_each_format(const char *api, const emu_want *w, size_t n); /* value: the aclFormat */
+int emu_check_each_rank(const char *api, const emu_want *w, size_t n);   /* value: the rank */
+/* value: the dtype (why: what it is, e.g. " (self's)"). */
+int emu_check_each_dtype(const char *api, const emu_want *w, size_t n, const char *why);
 
 int emu_check_not_null(const char *api, const void *p, const char *param);
 int emu_check_tensor_live(const char *api, const aclTensor *t, const char *param);

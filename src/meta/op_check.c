@@ -51,6 +51,19 @@ int emu_check_int_array_live(const char *api, const aclIntArray *a, const char *
     return emu_check_handle(a, EMU_INT_ARRAY, ACLNN_ERR_PARAM_INVALID, api, param);
 }
 
+int emu_check_args(const char *api, const emu_arg *args, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!args[i].p)
+            return emu_error(args[i].null_status ? args[i].null_status : ACLNN_ERR_PARAM_NULLPTR, api, "%s is NULL",
+                             args[i].name);
+    for (size_t i = 0; i < n; i++)
+        if (args[i].kind != EMU_ARG_POINTER)
+            EMU_TRY(emu_check_handle(args[i].p, args[i].kind == EMU_ARG_TENSOR ? EMU_TENSOR : EMU_INT_ARRAY,
+                                     ACLNN_ERR_PARAM_INVALID, api, args[i].name));
+    return 0;
+}
+
 int emu_check_rank(const char *api, const aclTensor *t, const char *param, uint64_t rank)
 {
     if (t->ndim == rank)
@@ -178,5 +191,26 @@ int emu_warn_roi_attributes(const char *api, float spatial_scale, int64_t sampli
                            "samplingRatio %lld is above INT32_MAX; CANN's tiling casts it to int32 (%d samples: %s)",
                            (long long)sampling_ratio, (int)cast, cast > 0 ? "the cast count" : "adaptive sampling"));
     }
+    return 0;
+}
+
+int emu_check_each_format(const char *api, const emu_want *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        EMU_TRY(emu_check_format(api, w[i].t, w[i].name, (aclFormat)w[i].value));
+    return 0;
+}
+
+int emu_check_each_rank(const char *api, const emu_want *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        EMU_TRY(emu_check_rank(api, w[i].t, w[i].name, (uint64_t)w[i].value));
+    return 0;
+}
+
+int emu_check_each_dtype(const char *api, const emu_want *w, size_t n, const char *why)
+{
+    for (size_t i = 0; i < n; i++)
+        EMU_TRY(emu_check_dtype(api, w[i].t, w[i].name, (aclDataType)w[i].value, why));
     return 0;
 }

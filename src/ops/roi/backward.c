@@ -162,13 +162,8 @@ static box_geom box_geometry(const roi_plan *p, const float *row, int64_t col_st
 {
     box_geom g = {.image = -1};
     *no_sample = false;
-    const emu_roi_rules rules = {.batch = p->batch, .pooled_h = p->pooled_h, .pooled_w = p->pooled_w,
-                                 .pooled_h_reciprocal = p->pooled_h_reciprocal,
-                                 .pooled_w_reciprocal = p->pooled_w_reciprocal, .spatial_scale = p->spatial_scale,
-                                 .samples = p->samples, .samples_reciprocal = p->samples_reciprocal,
-                                 .roi_end_mode = p->aligned ? 2 : 0, .soc950 = p->soc950};
     const float r[5] = {row[0], row[col_stride], row[2 * col_stride], row[3 * col_stride], row[4 * col_stride]};
-    const emu_roi_box b = emu_roi_box_of(&rules, r);
+    const emu_roi_box b = emu_roi_box_of(p, r);
     if (b.image < 0 || !b.finite || !isfinite(b.y.bin) || !isfinite(b.x.bin))
         return g; /* outside the batch, or NaN/Inf coordinates (the op's run step warned) */
     if (b.y.count <= 0 || b.x.count <= 0) {
@@ -188,25 +183,6 @@ static inline float sample_at(const axis_geom *a, int64_t b, int64_t i)
  * float32, exactly as the NPU computes them; beyond, in closed form. */
 #define ENUMERATE_MAX 4096
 
-/* Where a sample lands: pixels lo/hi with weights 1-f and f; false when it is
- * outside [-1, extent] and contributes nothing. */
-static inline bool sample_pixels(float t, int64_t extent, int64_t *lo, int64_t *hi, float *f)
-{
-    if (!(t >= -1.0f && t <= (float)extent))
-        return false;
-    float x = t > 0.0f ? t : 0.0f;
-    int64_t l = (int64_t)x;
-    if (l >= extent - 1) {
-        *lo = *hi = extent - 1;
-        *f = 0.0f;
-    } else {
-        *lo = l;
-        *hi = l + 1;
-        *f = x - (float)l;
-    }
-    return true;
-}
-
 /* Pixels touched by bin b's samples (enumerated). */
 static axis_range enum_range(const axis_geom *a, int64_t b, int64_t extent)
 {
@@ -214,7 +190,7 @@ static axis_range enum_range(const axis_geom *a, int64_t b, int64_t extent)
     for (int64_t i = 0; i < a->count; i++) {
         int64_t lo, hi;
         float f;
-        if (!sample_pixels(sample_at(a, b, i), extent, &lo, &hi, &f))
+        if (!emu_roi_pixels(sample_at(a, b, i), extent, &lo, &hi, &f))
             continue;
         first = lo < first ? lo : first;
         last = hi > last ? hi : last;
@@ -231,7 +207,7 @@ static void enum_weights(const axis_geom *a, int64_t b, int64_t extent, const ax
     for (int64_t i = 0; i < a->count; i++) {
         int64_t lo, hi;
         float f;
-        if (!sample_pixels(sample_at(a, b, i), extent, &lo, &hi, &f))
+        if (!emu_roi_pixels(sample_at(a, b, i), extent, &lo, &hi, &f))
             continue;
         acc[lo - r->first] += (double)((1.0f - f) * a->norm);
         acc[hi - r->first] += (double)(f * a->norm);
@@ -688,6 +664,8 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
 int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *boxes, const emu_view *grad_input,
                                  const roi_plan *p, roi_backward_report *report, char *msg, size_t cap)
 {
+    if (p->reference)
+        return roi_reference_backward(grad_output, boxes, grad_input, p, report, msg, cap);
     *report = (roi_backward_report){.first_no_sample = -1};
     if (emu_view_numel(grad_input) == 0)
         return 0;

@@ -60,14 +60,9 @@ static void box_row(const emu_view *rois, const emu_view *batch_indices, int64_t
 }
 
 /* The box in the kernel's terms, by the geometry both directions share (kernel/roi.h). */
-static box_geom geometry(const roi_align_plan *p, const float r[5])
+static box_geom geometry(const roi_plan *p, const float r[5])
 {
-    const emu_roi_rules rules = {.batch = p->batch, .pooled_h = p->pooled_h, .pooled_w = p->pooled_w,
-                                 .pooled_h_reciprocal = p->pooled_h_reciprocal,
-                                 .pooled_w_reciprocal = p->pooled_w_reciprocal, .spatial_scale = p->spatial_scale,
-                                 .samples = p->samples, .samples_reciprocal = p->samples_reciprocal,
-                                 .roi_end_mode = p->roi_end_mode};
-    const emu_roi_box b = emu_roi_box_of(&rules, r);
+    const emu_roi_box b = emu_roi_box_of(p, r);
     return (box_geom){.image = b.image, .start_x = b.x.start, .start_y = b.y.start, .step_x = b.x.step,
                       .step_y = b.y.step, .count_x = b.x.count, .count_y = b.y.count};
 }
@@ -103,7 +98,7 @@ static axis_tap sample(float start, float step, int64_t k, int64_t size, int64_t
 #define CB 16
 
 typedef struct roi_ctx {
-    const roi_align_plan *p;
+    const roi_plan *p;
     const emu_view *self, *out;
     const box_geom *geom;
     const int64_t *order, *first; /* boxes sorted by image: order[first[n] .. first[n + 1]) */
@@ -120,7 +115,7 @@ static inline float r16(const float *f16, float v)
 EMU_HOT static void pool_bin(const roi_ctx *x, const axis_tap *ty, const axis_tap *tx, int64_t ny, int64_t nx,
                              const float *blk, float *restrict acc)
 {
-    const roi_align_plan *p = x->p;
+    const roi_plan *p = x->p;
     const int64_t W = p->width;
     const float init = !p->max_mode ? 0.0f : x->half ? -65504.0f : -FLT_MAX;
     for (int c = 0; c < CB; c++)
@@ -166,7 +161,7 @@ static void store(const emu_view *out, int64_t o, float v)
 static void one_box(const roi_ctx *x, int64_t k, int64_t c0, int64_t n, const float *blk, axis_tap *ty,
                     axis_tap *tx)
 {
-    const roi_align_plan *p = x->p;
+    const roi_plan *p = x->p;
     const box_geom *g = &x->geom[k];
     const emu_view *out = x->out;
     const int64_t *os = out->strides, ob = out->offset + k * os[0] + c0 * os[1];
@@ -230,7 +225,7 @@ __attribute__((target("avx2"))) static int64_t block_row_avx2(float *restrict ro
 static void load_block(const roi_ctx *x, int64_t b, int64_t c0, int64_t n, float *blk)
 {
     const emu_view *self = x->self;
-    const roi_align_plan *p = x->p;
+    const roi_plan *p = x->p;
     const int64_t *s = self->strides, H = p->height, W = p->width;
     const bool direct = self->dtype == ACL_FLOAT && s[3] == 1;
     if (n < CB)
@@ -266,7 +261,7 @@ static void load_block(const roi_ctx *x, int64_t b, int64_t c0, int64_t n, float
 }
 
 /* Zeros for a box CANN leaves unwritten (no image, no sample). */
-static void zero_box(const emu_view *out, const roi_align_plan *p, int64_t k)
+static void zero_box(const emu_view *out, const roi_plan *p, int64_t k)
 {
     const int64_t *os = out->strides, ob = out->offset + k * os[0];
     for (int64_t c = 0; c < p->channels; c++)
@@ -276,7 +271,7 @@ static void zero_box(const emu_view *out, const roi_align_plan *p, int64_t k)
 }
 
 int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view *batch_indices, const emu_view *out,
-                     const roi_align_plan *p, roi_align_report *report, char *msg, size_t cap)
+                     const roi_plan *p, roi_align_report *report, char *msg, size_t cap)
 {
     *report = (roi_align_report){.first_skipped = -1, .first_too_many = -1};
     if (emu_view_numel(out) == 0)

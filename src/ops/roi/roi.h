@@ -24,17 +24,21 @@
 
 #include "../../kernel/kernel.h"
 
-/* What decides a box's geometry: the operator's attributes and the SoC. */
-typedef struct emu_roi_rules {
-    int64_t batch;
+/* One plan for both directions: what phase one decided, in the terms of CANN's kernels (float32). */
+typedef struct roi_plan {
+    int64_t batch, channels, height, width; /* the feature map (N, C, H, W): self, or gradInput */
+    int64_t boxes;                          /* K */
     int64_t pooled_h, pooled_w;
     float pooled_h_reciprocal, pooled_w_reciprocal; /* fl(1 / pooled): 910B multiplies by them */
     float spatial_scale;
-    int32_t samples;          /* > 0: a fixed count (the int32 the tiling casts to), else adaptive */
+    int32_t samples;          /* the sampling ratio cast to int32 (as the tilings do): > 0 fixed, else adaptive */
     float samples_reciprocal; /* fl(1 / samplingRatio) of the uncast value */
     int32_t roi_end_mode;     /* 0: as given, 1: end + scale, 2: half-pixel shift (torch aligned) */
-    bool soc950;
-} emu_roi_rules;
+    bool max_mode;            /* the forward's pool_mode "max", else "avg" */
+    bool soc950;              /* Ascend950's kernels (the backward's arch35 SIMT kernel), else 910B's TBE ones */
+    int threads;              /* set by the run step: OpenMP threads the kernel may use */
+    bool reference;           /* set by the run step: the reference kernel (ACLNN_EMU_REFERENCE_KERNELS=1) */
+} roi_plan;
 
 typedef struct emu_roi_axis {
     float start, bin, step; /* roi start, bin size, sample spacing (910B) */
@@ -58,13 +62,13 @@ static inline int64_t emu_roi_i32(double v)
 }
 
 /* The image a box row names, or -1 when outside [0, batch). */
-static inline int64_t emu_roi_image(const emu_roi_rules *r, float id)
+static inline int64_t emu_roi_image(const roi_plan *r, float id)
 {
     const double v = r->soc950 ? trunc((double)id) : floor((double)id);
     return v >= 0 && v < (double)r->batch ? (int64_t)v : -1;
 }
 
-static inline emu_roi_axis emu_roi_axis_of(const emu_roi_rules *r, float start, float end, int64_t pooled,
+static inline emu_roi_axis emu_roi_axis_of(const roi_plan *r, float start, float end, int64_t pooled,
                                            float pooled_reciprocal)
 {
     emu_roi_axis a = {.start = start, .simt = r->soc950};
@@ -90,7 +94,7 @@ static inline emu_roi_axis emu_roi_axis_of(const emu_roi_rules *r, float start, 
 }
 
 /* A box row (image id, x1, y1, x2, y2), float32. */
-static inline emu_roi_box emu_roi_box_of(const emu_roi_rules *r, const float row[5])
+static inline emu_roi_box emu_roi_box_of(const roi_plan *r, const float row[5])
 {
     emu_roi_box g = {.image = emu_roi_image(r, row[0])};
     const float sc = r->spatial_scale;
@@ -118,21 +122,26 @@ static inline float emu_roi_sample(const emu_roi_axis *a, int64_t b, int64_t i)
     return ((float)(b * a->count + i) + 0.5f) * a->step + a->start;
 }
 
-/* ---- the forward: aclnnRoiAlignV2 and aclnnRoiAlign (CANN's l0 ROIAlign) ---- */
+/* Where a gradient sample lands (ROIAlignGrad): pixels lo/hi with weights 1-f and f; false when it is
+ * outside [-1, extent] and contributes nothing. */
+static inline bool emu_roi_pixels(float t, int64_t extent, int64_t *lo, int64_t *hi, float *f)
+{
+    if (!(t >= -1.0f && t <= (float)extent))
+        return false;
+    float x = t > 0.0f ? t : 0.0f;
+    int64_t l = (int64_t)x;
+    if (l >= extent - 1) {
+        *lo = *hi = extent - 1;
+        *f = 0.0f;
+    } else {
+        *lo = l;
+        *hi = l + 1;
+        *f = x - (float)l;
+    }
+    return true;
+}
 
-/* ROIAlign's attributes as CANN's TBE kernel (roi_align.py) receives them. */
-typedef struct roi_align_plan {
-    int64_t batch, channels, height, width; /* self (N, C, H, W) */
-    int64_t boxes;                          /* K */
-    int64_t pooled_h, pooled_w;
-    float spatial_scale;
-    int32_t samples;                        /* sample_num cast to int32: > 0 fixed count, else adaptive */
-    float samples_reciprocal;               /* 1.0f / samples */
-    float pooled_h_reciprocal, pooled_w_reciprocal;
-    int32_t roi_end_mode;                   /* 0: as given, 1: end + 1, 2: half-pixel shift (torch aligned) */
-    bool max_mode;                          /* pool_mode "max", else "avg" */
-    int threads;                            /* set by the run step: OpenMP threads the kernel may use */
-} roi_align_plan;
+/* ---- the forward: aclnnRoiAlignV2 and aclnnRoiAlign (CANN's l0 ROIAlign) ---- */
 
 /* The kernel's report on boxes CANN accepts but surely are bugs. */
 typedef struct roi_align_report {
@@ -144,11 +153,11 @@ typedef struct roi_align_report {
     int64_t first_too_many;
 } roi_align_report;
 
-/* Workspace CANN's phase one reports for the ROIAlign path (an estimate of
- * the executor's total, fidelity.md rule 10): self in NC1HWC0, the kernel's
- * NC1HWC0 result and its TransData back to NCHW, each 512-byte aligned;
- * the op files add their Contiguous copies and box preparation. */
-static inline uint64_t roi_align_workspace(const roi_align_plan *p, size_t item)
+/* Workspace CANN's phase one reports for the ROIAlign path (an estimate of the executor's total: the tilings'
+ * workspaces plus the op_api's intermediate tensors, as opbase's aclOpExecutor::GetWorkspaceSize sums them): self
+ * in NC1HWC0, the kernel's NC1HWC0 result and its TransData back to NCHW, each 512-byte aligned; the op files add
+ * their Contiguous copies and box preparation. */
+static inline uint64_t roi_align_workspace(const roi_plan *p, size_t item)
 {
     const int64_t c1x16 = (p->channels + 15) / 16 * 16;
     const int64_t parts[3] = {p->batch * c1x16 * p->height * p->width, p->boxes * c1x16 * p->pooled_h * p->pooled_w,
@@ -162,28 +171,14 @@ static inline uint64_t roi_align_workspace(const roi_align_plan *p, size_t item)
 /* out = ROIAlign(self, rois): rois is (K, 5) (image index, x1, y1, x2, y2),
  * or (K, 4) with the index from batch_indices (aclnnRoiAlign). 0 or a status plus message. */
 int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view *batch_indices, const emu_view *out,
-                     const roi_align_plan *p, roi_align_report *report, char *msg, size_t cap);
+                     const roi_plan *p, roi_align_report *report, char *msg, size_t cap);
 
 /* The run step both RoIAlign forward APIs share (defined in roi_align_v2.c, an op file: it
  * reports the boxes CANN accepts but surely are bugs as warnings, or errors in strict mode). */
 int roi_align_run(const char *op, const emu_view *self, const emu_view *rois, const emu_view *batch_indices,
-                  const emu_view *out, const roi_align_plan *p, char *msg, size_t cap);
+                  const emu_view *out, const roi_plan *p, char *msg, size_t cap);
 
 /* ---- the backward: aclnnRoiAlignV2Backward (ROIAlignGrad) ---- */
-
-/* What phase one decided, in the terms of CANN's kernels (float32). */
-typedef struct roi_plan {
-    int64_t batch, channels, height, width; /* gradInput (B, C, H, W) */
-    int64_t boxes;                          /* K */
-    int64_t pooled_h, pooled_w;
-    float spatial_scale;
-    int32_t samples;                        /* samplingRatio cast to int32: > 0 fixed count, else adaptive */
-    float samples_reciprocal;               /* 1.0f / (float)samplingRatio, from the int64 value (tiling) */
-    float pooled_h_reciprocal, pooled_w_reciprocal; /* 1.0f / pooled (910B multiplies by them) */
-    bool aligned;                           /* roi_end_mode 2 */
-    bool soc950;                            /* Ascend950's SIMT kernel, else 910B's TBE kernel */
-    int threads;                            /* set by the run step: OpenMP threads the kernel may use */
-} roi_plan;
 
 /* Boxes on an image whose sample count is 0 on an axis (910B's adaptive count ceil(bin) for a box of no
  * size): they contribute nothing, as the forward leaves their output unwritten. */
@@ -193,5 +188,10 @@ typedef struct roi_backward_report {
 
 int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *boxes, const emu_view *grad_input,
                                  const roi_plan *p, roi_backward_report *report, char *msg, size_t cap);
+
+/* The reference kernel of the backward (reference.c): sample by sample, the specification of the fast
+ * path (which sums each axis' sample weights first, then spreads their outer products). */
+int roi_reference_backward(const emu_view *grad_output, const emu_view *boxes, const emu_view *grad_input,
+                           const roi_plan *p, roi_backward_report *report, char *msg, size_t cap);
 
 #endif /* ACLNN_EMU_ROI_H_ */

@@ -358,7 +358,8 @@ static inline const float *grad_row(const upsample_ctx *x, upsample_scratch *sc,
     const int64_t slot = i % sc->slots, len = x->p->axis[UPSAMPLE_W].out * x->vec;
     float *dst = sc->rows + slot * len;
     if (sc->tags[slot] != off) {
-        emu_load_row(dst, x->g.base + (size_t)off * x->item, x->dt, x->p->axis[UPSAMPLE_W].out, x->vec, x->g.s.w, x->g.lane, x->f16);
+        emu_load_row(dst, x->g.base + (size_t)off * x->item, x->dt, x->p->axis[UPSAMPLE_W].out, x->vec, x->g.s.w,
+                     x->g.lane, x->f16);
         sc->tags[slot] = off;
     }
     return dst;
@@ -368,7 +369,8 @@ static inline const float *grad_row(const upsample_ctx *x, upsample_scratch *sc,
 EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, int64_t t)
 {
     const upsample_plan *p = x->p;
-    const int64_t vec = x->vec, len = p->axis[UPSAMPLE_W].out * vec, h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
+    const int64_t vec = x->vec, ow = p->axis[UPSAMPLE_W].out, len = ow * vec;
+    const int64_t h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
     const int64_t plane = t / h, y = t % h;
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
     const int64_t g_plane = n * x->g.s.n + c * x->g.s.c, o_row = n * x->o.s.n + c * x->o.s.c + y * x->o.s.h;
@@ -453,7 +455,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     if (x->o.direct && x->stream) {
         finite = emu_copy_f32_finite((float *)x->o.base + o_row, sc->res, w * vec);
     } else {
-        finite = emu_row_finite(p->axis[UPSAMPLE_W].out < w ? sc->acc : dst, (p->axis[UPSAMPLE_W].out < w ? p->axis[UPSAMPLE_W].out : w) * vec);
+        finite = emu_row_finite(ow < w ? sc->acc : dst, (ow < w ? ow : w) * vec);
         if (!x->o.direct)
             emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->o.s.w, x->o.lane);
     }

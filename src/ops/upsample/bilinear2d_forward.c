@@ -241,7 +241,8 @@ static const float *w_row(const resize_ctx *x, resize_scratch *sc, int64_t plane
     if (x->i.direct) {
         src = (const float *)x->i.base + off;
     } else {
-        emu_load_row(sc->in_row, x->i.base + (size_t)off * x->item, x->dt, p->axis[UPSAMPLE_W].in, x->vec, x->i.s.w, x->i.lane, x->f16);
+        emu_load_row(sc->in_row, x->i.base + (size_t)off * x->item, x->dt, p->axis[UPSAMPLE_W].in, x->vec, x->i.s.w,
+                     x->i.lane, x->f16);
         src = sc->in_row;
     }
     if (p->axis[UPSAMPLE_W].skip)
@@ -256,7 +257,8 @@ static const float *w_row(const resize_ctx *x, resize_scratch *sc, int64_t plane
 static void resize_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
 {
     const upsample_plan *p = x->p;
-    const int64_t plane = t / p->axis[UPSAMPLE_H].out, oh = t % p->axis[UPSAMPLE_H].out, len = p->axis[UPSAMPLE_W].out * x->vec;
+    const int64_t out_h = p->axis[UPSAMPLE_H].out, plane = t / out_h, oh = t % out_h;
+    const int64_t len = p->axis[UPSAMPLE_W].out * x->vec;
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
     const int64_t o_row = emu_row_offset(&x->o, n, c, oh);
     float *dst = x->o.direct ? (float *)x->o.base + o_row : sc->res;
@@ -274,7 +276,8 @@ static void resize_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
         h_pass(dst, r0, r1, x->mh.wl[oh], x->mh.wh[oh], len);
     }
     if (!x->o.direct)
-        emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, p->axis[UPSAMPLE_W].out, x->vec, x->o.s.w, x->o.lane);
+        emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, p->axis[UPSAMPLE_W].out, x->vec, x->o.s.w,
+                      x->o.lane);
 }
 
 int upsample_bilinear2d_fast_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg,

@@ -4,9 +4,10 @@
  * index to its source taps, and the kernels that read the plan.
  *
  * Kernel level: includes kernel support only. The APIs' op files fill the
- * plan in phase one; the family's run step (upsample_run.c) adds the launch's
- * thread count and the reference switch and calls upsample_forward /
- * upsample_backward, which pick the fast path or the reference kernel.
+ * plan in phase one (with upsample_op.h's steps); the family's run step
+ * (upsample_op.c) adds the launch's thread count and the reference switch
+ * and calls upsample_forward / upsample_backward, which pick the fast path
+ * or the reference kernel.
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
@@ -14,6 +15,9 @@
 #define ACLNN_EMU_UPSAMPLE_H_
 
 #include "../../kernel/kernel.h"
+
+/* The tensors of every upsample API, by slot: its input (self or gradOut) and out. */
+enum { UPSAMPLE_IN, UPSAMPLE_OUT };
 
 /* Spatial axes, innermost first: W is always axis 0, whatever the rank. */
 enum { UPSAMPLE_W = 0, UPSAMPLE_H = 1, UPSAMPLE_D = 2, UPSAMPLE_MAX_AXES = 3 };
@@ -33,6 +37,7 @@ typedef enum upsample_kernel {
 
 typedef struct upsample_axis {
     int64_t in, out; /* the forward's input and output sizes (backward: out is gradOut's) */
+    double scale;    /* the API's scale argument (0: none), for the log */
     float ratio;     /* source step per output index, float32 as CANN's tilings compute it */
     bool skip;       /* the kernel skips this axis' pass: output i copies input i */
 } upsample_axis;
@@ -46,6 +51,7 @@ typedef struct upsample_plan {
     bool backward;   /* the gradient: out has the forward input's shape */
     bool nhwc;       /* channels last (NHWC, NDHWC) */
     upsample_kernel kernel;
+    const char *kernel_name; /* CANN's kernel of that path, e.g. "UpsampleBilinear2dGrad" (a literal) */
     int64_t cube_cores; /* AI cores of the SoC: the AscendC tilings size their tiles by them */
     /* Filled by the run step at launch, not in phase one. */
     int threads;    /* OpenMP threads the kernel may use */
@@ -94,8 +100,5 @@ void upsample_copy(const emu_view *in, const emu_view *out, const upsample_plan 
 /* A view's element strides: N's, C's and the spatial axes' (innermost first), from the plan's layout. */
 void upsample_strides(const emu_view *v, const upsample_plan *p, int64_t *s_n, int64_t *s_c, int64_t *s_ax);
 
-/* The family's run step (upsample_run.c, op layer): every upsample API's emu_op_def.run. */
-struct emu_launch;
-int upsample_run(const struct emu_launch *l, char *msg, size_t cap);
 
 #endif /* ACLNN_EMU_UPSAMPLE_H_ */

@@ -17,13 +17,15 @@
 
 #define OP_NAME "aclnnRoiAlign"
 static const char API[] = OP_NAME "GetWorkspaceSize";
-static const char *const TENSOR_NAMES[] = {"self", "rois", "batchIndices", "out"};
+enum { SELF, ROIS, BATCH_INDICES, OUT }; /* the tensors' slots */
+static const char *const TENSOR_NAMES[] = {[SELF] = "self", [ROIS] = "rois", [BATCH_INDICES] = "batchIndices",
+                                           [OUT] = "out"};
 
 static int run(const emu_launch *l, char *msg, size_t cap)
 {
-    const emu_view self = emu_launch_view(l, 0), rois = emu_launch_view(l, 1), idx = emu_launch_view(l, 2);
-    const emu_view out = emu_launch_view(l, 3);
-    return roi_align_run(OP_NAME, &self, &rois, &idx, &out, (const roi_align_plan *)l->params, msg, cap);
+    const emu_view self = emu_launch_view(l, SELF), rois = emu_launch_view(l, ROIS);
+    const emu_view idx = emu_launch_view(l, BATCH_INDICES), out = emu_launch_view(l, OUT);
+    return roi_align_run(OP_NAME, &self, &rois, &idx, &out, (const roi_plan *)l->params, msg, cap);
 }
 
 EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 3, 1, run);
@@ -34,34 +36,23 @@ static int check(const aclTensor *self, const aclTensor *rois, const aclTensor *
                  const uint64_t *workspaceSize, aclOpExecutor *const *executor)
 {
     /* 1. NULL pointers, then stale handles (never dereferenced) */
-    EMU_TRY(emu_check_not_null(API, self, "self"));
-    EMU_TRY(emu_check_not_null(API, rois, "rois"));
-    EMU_TRY(emu_check_not_null(API, batchIndices, "batchIndices"));
-    EMU_TRY(emu_check_not_null(API, out, "out"));
-    EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
-    EMU_TRY(emu_check_not_null(API, executor, "executor"));
-    EMU_TRY(emu_check_tensor_live(API, self, "self"));
-    EMU_TRY(emu_check_tensor_live(API, rois, "rois"));
-    EMU_TRY(emu_check_tensor_live(API, batchIndices, "batchIndices"));
-    EMU_TRY(emu_check_tensor_live(API, out, "out"));
+    EMU_TRY(emu_check_args(API, EMU_ARGS(EMU_TENSOR_ARG(self), EMU_TENSOR_ARG(rois), EMU_TENSOR_ARG(batchIndices),
+                                         EMU_TENSOR_ARG(out), EMU_POINTER_ARG(workspaceSize),
+                                         EMU_POINTER_ARG(executor))));
 
     /* 2. dtypes */
     EMU_TRY(emu_check_dtype_in(API, self, "self", EMU_SET(aclDataType, ACL_FLOAT, ACL_FLOAT16)));
     EMU_TRY(emu_check_dtype(API, batchIndices, "batchIndices", ACL_INT32, ""));
-    EMU_TRY(emu_check_dtype(API, rois, "rois", self->dtype, " (self's)"));
-    EMU_TRY(emu_check_dtype(API, out, "out", self->dtype, " (self's)"));
+    EMU_TRY(emu_check_each_dtype(API, EMU_EACH(EMU_WANT(rois, self->dtype), EMU_WANT(out, self->dtype)), " (self's)"));
 
     /* 3. formats */
-    EMU_TRY(emu_check_format(API, self, "self", ACL_FORMAT_NCHW));
-    EMU_TRY(emu_check_format(API, rois, "rois", ACL_FORMAT_ND));
-    EMU_TRY(emu_check_format(API, batchIndices, "batchIndices", ACL_FORMAT_ND));
-    EMU_TRY(emu_check_format(API, out, "out", ACL_FORMAT_NCHW));
+    EMU_TRY(emu_check_each_format(API, EMU_EACH(EMU_WANT(self, ACL_FORMAT_NCHW), EMU_WANT(rois, ACL_FORMAT_ND),
+                                                EMU_WANT(batchIndices, ACL_FORMAT_ND),
+                                                EMU_WANT(out, ACL_FORMAT_NCHW))));
 
     /* 4. ranks and shapes */
-    EMU_TRY(emu_check_rank(API, self, "self", 4));
-    EMU_TRY(emu_check_rank(API, rois, "rois", 2));
-    EMU_TRY(emu_check_rank(API, batchIndices, "batchIndices", 1));
-    EMU_TRY(emu_check_rank(API, out, "out", 4));
+    EMU_TRY(emu_check_each_rank(API, EMU_EACH(EMU_WANT(self, 4), EMU_WANT(rois, 2), EMU_WANT(batchIndices, 1),
+                                              EMU_WANT(out, 4))));
     EMU_TRY(emu_check_dim(API, batchIndices->dims[0], rois->dims[0], "batchIndices.shape[0]", "rois.shape[0]"));
     EMU_TRY(emu_check_dim(API, rois->dims[1], 4, "rois.shape[1]", "(x1, y1, x2, y2)"));
     EMU_TRY(emu_check_dim(API, out->dims[0], rois->dims[0], "out.shape[0]", "rois.shape[0]"));
@@ -94,7 +85,7 @@ ACLNN_API aclnnStatus aclnnRoiAlignGetWorkspaceSize(const aclTensor *self, const
     const bool empty = emu_tensor_numel(self) == 0 || emu_tensor_numel(rois) == 0;
     if (emu_tensor_numel(out) > 0 && (st = emu_check_output_writable(API, out, "out")) != 0)
         return st;
-    const roi_align_plan p = {
+    const roi_plan p = {
         .batch = self->dims[0], .channels = self->dims[1], .height = self->dims[2], .width = self->dims[3],
         .boxes = empty ? 0 : rois->dims[0], .pooled_h = outputHeight, .pooled_w = outputWidth,
         .spatial_scale = spatialScale, .samples = samplingRatio,
@@ -117,7 +108,7 @@ ACLNN_API aclnnStatus aclnnRoiAlignGetWorkspaceSize(const aclTensor *self, const
     char attrs[160];
     snprintf(attrs, sizeof attrs, "mode=%s output=%dx%d samplingRatio=%d spatialScale=%g roi_end_mode=0", mode,
              outputHeight, outputWidth, samplingRatio, (double)spatialScale);
-    const aclTensor *tensors[] = {self, rois, batchIndices, out};
+    const aclTensor *tensors[] = {[SELF] = self, [ROIS] = rois, [BATCH_INDICES] = batchIndices, [OUT] = out};
     return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
 }
 

@@ -15,13 +15,14 @@
 
 #define OP_NAME "aclnnRoiAlignV2"
 static const char API[] = OP_NAME "GetWorkspaceSize";
-static const char *const TENSOR_NAMES[] = {"self", "boxes", "out"};
+enum { SELF, BOXES, OUT }; /* the tensors' slots */
+static const char *const TENSOR_NAMES[] = {[SELF] = "self", [BOXES] = "boxes", [OUT] = "out"};
 
 int roi_align_run(const char *op, const emu_view *self, const emu_view *rois, const emu_view *batch_indices,
-                  const emu_view *out, const roi_align_plan *p, char *msg, size_t cap)
+                  const emu_view *out, const roi_plan *p, char *msg, size_t cap)
 {
     roi_align_report r;
-    roi_align_plan plan = *p;
+    roi_plan plan = *p;
     plan.threads = emu_kernel_threads();
     int st = roi_align_kernel(self, rois, batch_indices, out, &plan, &r, msg, cap);
     if (!st && r.skipped)
@@ -35,8 +36,8 @@ int roi_align_run(const char *op, const emu_view *self, const emu_view *rois, co
 
 static int run(const emu_launch *l, char *msg, size_t cap)
 {
-    const emu_view self = emu_launch_view(l, 0), boxes = emu_launch_view(l, 1), out = emu_launch_view(l, 2);
-    return roi_align_run(OP_NAME, &self, &boxes, NULL, &out, (const roi_align_plan *)l->params, msg, cap);
+    const emu_view self = emu_launch_view(l, SELF), boxes = emu_launch_view(l, BOXES), out = emu_launch_view(l, OUT);
+    return roi_align_run(OP_NAME, &self, &boxes, NULL, &out, (const roi_plan *)l->params, msg, cap);
 }
 
 EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 2, 1, run);
@@ -47,29 +48,19 @@ static int check(const aclTensor *self, const aclTensor *boxes, int64_t pooledHe
                  aclOpExecutor *const *executor)
 {
     /* 1. NULL pointers, then stale handles (never dereferenced) */
-    EMU_TRY(emu_check_not_null(API, self, "self"));
-    EMU_TRY(emu_check_not_null(API, boxes, "boxes"));
-    EMU_TRY(emu_check_not_null(API, out, "out"));
-    EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
-    EMU_TRY(emu_check_not_null(API, executor, "executor"));
-    EMU_TRY(emu_check_tensor_live(API, self, "self"));
-    EMU_TRY(emu_check_tensor_live(API, boxes, "boxes"));
-    EMU_TRY(emu_check_tensor_live(API, out, "out"));
+    EMU_TRY(emu_check_args(API, EMU_ARGS(EMU_TENSOR_ARG(self), EMU_TENSOR_ARG(boxes), EMU_TENSOR_ARG(out),
+                                         EMU_POINTER_ARG(workspaceSize), EMU_POINTER_ARG(executor))));
 
     /* 2. dtypes: FLOAT or FLOAT16, the same for all three */
     EMU_TRY(emu_check_dtype_in(API, self, "self", EMU_SET(aclDataType, ACL_FLOAT, ACL_FLOAT16)));
-    EMU_TRY(emu_check_dtype(API, boxes, "boxes", self->dtype, " (self's)"));
-    EMU_TRY(emu_check_dtype(API, out, "out", self->dtype, " (self's)"));
+    EMU_TRY(emu_check_each_dtype(API, EMU_EACH(EMU_WANT(boxes, self->dtype), EMU_WANT(out, self->dtype)), " (self's)"));
 
     /* 3. formats */
-    EMU_TRY(emu_check_format(API, self, "self", ACL_FORMAT_NCHW));
-    EMU_TRY(emu_check_format(API, boxes, "boxes", ACL_FORMAT_ND));
-    EMU_TRY(emu_check_format(API, out, "out", ACL_FORMAT_NCHW));
+    EMU_TRY(emu_check_each_format(API, EMU_EACH(EMU_WANT(self, ACL_FORMAT_NCHW), EMU_WANT(boxes, ACL_FORMAT_ND),
+                                                EMU_WANT(out, ACL_FORMAT_NCHW))));
 
     /* 4. ranks and shapes */
-    EMU_TRY(emu_check_rank(API, self, "self", 4));
-    EMU_TRY(emu_check_rank(API, boxes, "boxes", 2));
-    EMU_TRY(emu_check_rank(API, out, "out", 4));
+    EMU_TRY(emu_check_each_rank(API, EMU_EACH(EMU_WANT(self, 4), EMU_WANT(boxes, 2), EMU_WANT(out, 4))));
     if (self->dims[0] == 0 || self->dims[2] == 0 || self->dims[3] == 0)
         return emu_error(ACLNN_ERR_PARAM_INVALID, API, "self shape (%lld,%lld,%lld,%lld) contains 0 in N, H or W",
                          (long long)self->dims[0], (long long)self->dims[1], (long long)self->dims[2],
@@ -100,7 +91,7 @@ ACLNN_API aclnnStatus aclnnRoiAlignV2GetWorkspaceSize(const aclTensor *self, con
     const bool empty = emu_tensor_numel(self) == 0 || emu_tensor_numel(boxes) == 0;
     if (emu_tensor_numel(out) > 0 && (st = emu_check_output_writable(API, out, "out")) != 0)
         return st;
-    const roi_align_plan p = {
+    const roi_plan p = {
         .batch = self->dims[0], .channels = self->dims[1], .height = self->dims[2], .width = self->dims[3],
         .boxes = empty ? 0 : boxes->dims[0], .pooled_h = pooledHeight, .pooled_w = pooledWidth,
         .spatial_scale = spatialScale, .samples = (int32_t)samplingRatio,
@@ -123,7 +114,7 @@ ACLNN_API aclnnStatus aclnnRoiAlignV2GetWorkspaceSize(const aclTensor *self, con
     snprintf(attrs, sizeof attrs, "pooled=%lldx%lld spatialScale=%g samplingRatio=%lld aligned=%d roi_end_mode=%d",
              (long long)pooledHeight, (long long)pooledWidth, (double)spatialScale, (long long)samplingRatio,
              (int)aligned, (int)p.roi_end_mode);
-    const aclTensor *tensors[] = {self, boxes, out};
+    const aclTensor *tensors[] = {[SELF] = self, [BOXES] = boxes, [OUT] = out};
     return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
 }
 

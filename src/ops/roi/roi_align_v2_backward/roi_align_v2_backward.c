@@ -14,7 +14,8 @@
 
 #define OP_NAME "aclnnRoiAlignV2Backward"
 static const char API[] = OP_NAME "GetWorkspaceSize";
-static const char *const TENSOR_NAMES[] = {"gradOutput", "boxes", "gradInput"};
+enum { GRAD_OUTPUT, BOXES, GRAD_INPUT }; /* the tensors' slots */
+static const char *const TENSOR_NAMES[] = {[GRAD_OUTPUT] = "gradOutput", [BOXES] = "boxes", [GRAD_INPUT] = "gradInput"};
 
 /* Boxes CANN accepts but surely are bugs (image id outside [0, B), NaN/Inf
  * coordinates): the kernel skips them; here they become a warning, or an
@@ -26,8 +27,7 @@ static int check_boxes(const roi_plan *p, const emu_view *boxes, int64_t nk, cha
     int64_t bad = 0, first_bad = -1;
     for (int64_t k = 0; k < nk; k++) {
         const float *row = bx + k * rs;
-        const emu_roi_rules rules = {.batch = p->batch, .soc950 = p->soc950};
-        bool misuse = emu_roi_image(&rules, row[0]) < 0 || !isfinite(p->spatial_scale);
+        bool misuse = emu_roi_image(p, row[0]) < 0 || !isfinite(p->spatial_scale);
         for (int j = 1; j < 5; j++)
             misuse |= !isfinite(row[j * cs]);
         if (misuse && bad++ == 0)
@@ -47,9 +47,10 @@ static int run(const emu_launch *l, char *msg, size_t cap)
 {
     roi_plan plan = *(const roi_plan *)l->params;
     plan.threads = emu_kernel_threads();
+    plan.reference = emu_reference_kernels();
     const roi_plan *p = &plan;
-    const emu_view grad_output = emu_launch_view(l, 0), boxes = emu_launch_view(l, 1);
-    const emu_view grad_input = emu_launch_view(l, 2);
+    const emu_view grad_output = emu_launch_view(l, GRAD_OUTPUT), boxes = emu_launch_view(l, BOXES);
+    const emu_view grad_input = emu_launch_view(l, GRAD_INPUT);
     const bool any = emu_view_numel(&grad_output) > 0 && emu_view_numel(&boxes) > 0 && emu_view_numel(&grad_input) > 0;
     int st = check_boxes(p, &boxes, any ? p->boxes : 0, msg, cap);
     roi_backward_report r;
@@ -71,30 +72,21 @@ static int check(const aclTensor *gradOutput, const aclTensor *boxes, const aclI
                  const aclTensor *gradInput, const uint64_t *workspaceSize, aclOpExecutor *const *executor)
 {
     /* 1. NULL pointers, then stale handles (never dereferenced) */
-    EMU_TRY(emu_check_not_null(API, gradOutput, "gradOutput"));
-    EMU_TRY(emu_check_not_null(API, boxes, "boxes"));
-    EMU_TRY(emu_check_not_null(API, inputShape, "inputShape"));
-    EMU_TRY(emu_check_not_null(API, gradInput, "gradInput"));
-    EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
-    EMU_TRY(emu_check_not_null(API, executor, "executor"));
-    EMU_TRY(emu_check_tensor_live(API, gradOutput, "gradOutput"));
-    EMU_TRY(emu_check_tensor_live(API, boxes, "boxes"));
-    EMU_TRY(emu_check_int_array_live(API, inputShape, "inputShape"));
-    EMU_TRY(emu_check_tensor_live(API, gradInput, "gradInput"));
+    EMU_TRY(emu_check_args(API, EMU_ARGS(EMU_TENSOR_ARG(gradOutput), EMU_TENSOR_ARG(boxes),
+                                         EMU_INT_ARRAY_ARG(inputShape), EMU_TENSOR_ARG(gradInput),
+                                         EMU_POINTER_ARG(workspaceSize), EMU_POINTER_ARG(executor))));
 
     /* 2. dtypes */
     EMU_TRY(emu_check_dtype(API, gradOutput, "gradOutput", ACL_FLOAT, ""));
-    EMU_TRY(emu_check_dtype(API, boxes, "boxes", gradOutput->dtype, " (gradOutput's)"));
-    EMU_TRY(emu_check_dtype(API, gradInput, "gradInput", gradOutput->dtype, " (gradOutput's)"));
+    EMU_TRY(emu_check_each_dtype(API, EMU_EACH(EMU_WANT(boxes, gradOutput->dtype),
+                                               EMU_WANT(gradInput, gradOutput->dtype)), " (gradOutput's)"));
 
     /* 3. formats */
-    EMU_TRY(emu_check_format(API, gradOutput, "gradOutput", ACL_FORMAT_NCHW));
-    EMU_TRY(emu_check_format(API, boxes, "boxes", ACL_FORMAT_ND));
-    EMU_TRY(emu_check_format(API, gradInput, "gradInput", ACL_FORMAT_NCHW));
+    EMU_TRY(emu_check_each_format(API, EMU_EACH(EMU_WANT(gradOutput, ACL_FORMAT_NCHW), EMU_WANT(boxes, ACL_FORMAT_ND),
+                                                EMU_WANT(gradInput, ACL_FORMAT_NCHW))));
 
     /* 4. input shapes */
-    EMU_TRY(emu_check_rank(API, gradOutput, "gradOutput", 4));
-    EMU_TRY(emu_check_rank(API, boxes, "boxes", 2));
+    EMU_TRY(emu_check_each_rank(API, EMU_EACH(EMU_WANT(gradOutput, 4), EMU_WANT(boxes, 2))));
     EMU_TRY(emu_check_dim(API, boxes->dims[1], 5, "boxes.shape[1]", "5"));
     EMU_TRY(emu_check_array_len(API, inputShape, "inputShape", 4, " (B, C, H, W)"));
     EMU_TRY(emu_check_dim(API, boxes->dims[0], gradOutput->dims[0], "boxes.shape[0]", "gradOutput.shape[0]"));
@@ -129,13 +121,12 @@ static int check(const aclTensor *gradOutput, const aclTensor *boxes, const aclI
     return 0;
 }
 
-/* Workspace CANN's phase one reports (an estimate of the executor's total,
- * fidelity.md rule 10): the intermediate tensors of the op_api (Contiguous
- * copies of non-contiguous inputs, gradOutput in NC1HWC0, the kernel's
- * NC1HWC0 result and its NCHW copy), each 512-byte aligned, plus the
- * kernel's workspace of 1 KiB per core (blockDim as the tiling chooses it
- * for the SoC's vector cores). An empty gradOutput or boxes takes CANN's
- * Fill path: the zero-filled gradInput and two small tensors. */
+/* Workspace CANN's phase one reports (an estimate of the executor's total, which opbase's
+ * aclOpExecutor::GetWorkspaceSize sums from the tilings' workspaces and the op_api's intermediate tensors): the
+ * intermediate tensors of the op_api (Contiguous copies of non-contiguous inputs, gradOutput in NC1HWC0, the
+ * kernel's NC1HWC0 result and its NCHW copy), each 512-byte aligned, plus the kernel's workspace of 1 KiB per core
+ * (blockDim as the tiling chooses it for the SoC's vector cores). An empty gradOutput or boxes takes CANN's Fill
+ * path: the zero-filled gradInput and two small tensors. */
 static uint64_t workspace_estimate(const aclTensor *gradOutput, const aclTensor *boxes, const roi_plan *p)
 {
     const int64_t B = p->batch, C = p->channels, H = p->height, W = p->width, K = p->boxes;
@@ -181,14 +172,14 @@ ACLNN_API aclnnStatus aclnnRoiAlignV2BackwardGetWorkspaceSize(
         .samples_reciprocal = samplingRatio > 0 ? 1.0f / (float)samplingRatio : 0.0f,
         .pooled_h_reciprocal = 1.0f / (float)pooledHeight,
         .pooled_w_reciprocal = 1.0f / (float)pooledWidth,
-        .aligned = aligned,
+        .roi_end_mode = aligned ? 2 : 0,
         .soc950 = emu_soc_current()->family == EMU_SOC_950,
     };
     char attrs[192];
     snprintf(attrs, sizeof attrs, "pooled=%lldx%lld spatialScale=%g samplingRatio=%lld aligned=%d",
              (long long)pooledHeight, (long long)pooledWidth, (double)spatialScale, (long long)samplingRatio,
              (int)aligned);
-    const aclTensor *tensors[] = {gradOutput, boxes, gradInput};
+    const aclTensor *tensors[] = {[GRAD_OUTPUT] = gradOutput, [BOXES] = boxes, [GRAD_INPUT] = gradInput};
     return emu_executor_create(&OP, tensors, &p, sizeof p, workspace_estimate(gradOutput, boxes, &p), attrs,
                                workspaceSize, executor);
 }

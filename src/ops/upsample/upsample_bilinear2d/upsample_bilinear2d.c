@@ -10,27 +10,20 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "../../../meta/meta.h"
+#include "../upsample_op.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d.h"
-#include "../upsample.h"
 
 #define OP_NAME "aclnnUpsampleBilinear2d"
-static const char API[] = OP_NAME "GetWorkspaceSize";
-static const char *const TENSOR_NAMES[] = {"self", "out"};
-
-EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, upsample_run);
+UPSAMPLE_DEFINE_OP(OP_NAME, "self");
 
 /* Phase one's checks, in CANN's order (CheckParams); fills the sizes of the plan. */
 static int check(const aclTensor *self, const aclIntArray *outputSize, double scalesH, double scalesW,
                  const aclTensor *out, const uint64_t *workspaceSize, aclOpExecutor *const *executor, upsample_plan *p)
 {
     /* 1. NULL self or out: CANN's CheckNotNull returns ACLNN_ERR_INNER_NULLPTR here. */
-    if (!self || !out)
-        return emu_error(ACLNN_ERR_INNER_NULLPTR, API, "%s is NULL", self ? "out" : "self");
-    EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
-    EMU_TRY(emu_check_not_null(API, executor, "executor"));
-    EMU_TRY(emu_check_tensor_live(API, self, "self"));
-    EMU_TRY(emu_check_tensor_live(API, out, "out"));
+    EMU_TRY(emu_check_args(API, EMU_ARGS({self, "self", EMU_ARG_TENSOR, ACLNN_ERR_INNER_NULLPTR},
+                                         {out, "out", EMU_ARG_TENSOR, ACLNN_ERR_INNER_NULLPTR},
+                                         EMU_POINTER_ARG(workspaceSize), EMU_POINTER_ARG(executor))));
 
     /* 2., 3. dtypes */
     EMU_TRY(emu_check_dtype_in(API, self, "self", EMU_SET(aclDataType, ACL_FLOAT16, ACL_FLOAT, ACL_DOUBLE, ACL_BF16)));
@@ -115,30 +108,6 @@ static bool takes_upsample_kernel(const aclTensor *self, const aclTensor *out, d
     return trunc((double)in_h * sh) == (double)out_h && trunc((double)in_w * sw) == (double)out_w;
 }
 
-/* The UpsampleBilinear2d tiling's ratio (compute_scale_value), float32; scale is float(1 / scales). */
-static float tiling_ratio(int64_t in, int64_t out, bool align_corners, float scale)
-{
-    if (out == in)
-        return 1.0f;
-    if (align_corners)
-        return out > 1 ? (float)(in - 1) / (float)(out - 1) : 0.0f;
-    return scale > 0 ? scale : (float)in / (float)out;
-}
-
-/* ResizeBilinearV2's calculate_scale, float32: the sizes' ratio. */
-static float resize_ratio(int64_t in, int64_t out, bool align_corners)
-{
-    if (align_corners && out > 1)
-        return (float)(in - 1) / (float)(out - 1);
-    return (float)in / (float)out;
-}
-
-/* FloatEqual of the AscendC kernel. */
-static bool float_equal(float a, float b)
-{
-    return a > b ? a - b < 1e-6f : b - a < 1e-6f;
-}
-
 /* Which kernel runs and with what ratios (910B op_api). NHWC never takes the
  * UpsampleBilinear2d kernel here: CANN's predicate reads dims 2 and 3 as H and W
  * and would run an NCHW kernel on NHWC data (see the closing note of issue 14). */
@@ -153,29 +122,36 @@ static void choose_path(const aclTensor *self, const aclTensor *out, bool align,
             return;
         }
         p->kernel = UPSAMPLE_KERNEL_ASCENDC;
+        p->kernel_name = "UpsampleBilinear2d";
         p->cube_cores = emu_soc_current()->cube_cores;
         /* UpsampleBilinear2dNcdhw passes float(1 / scale) to the tiling (0, i.e. the sizes' ratio, when both are 1). */
         const bool both_one = fabs(sh - 1.0) <= 1e-9 && fabs(sw - 1.0) <= 1e-9;
         const float real_h = both_one ? 0.0f : narrow(1.0 / sh), real_w = both_one ? 0.0f : narrow(1.0 / sw);
-        p->axis[UPSAMPLE_H].ratio = tiling_ratio(p->axis[UPSAMPLE_H].in, p->axis[UPSAMPLE_H].out, align, real_h);
-        p->axis[UPSAMPLE_W].ratio = tiling_ratio(p->axis[UPSAMPLE_W].in, p->axis[UPSAMPLE_W].out, align, real_w);
-        p->axis[UPSAMPLE_W].skip = float_equal(p->axis[UPSAMPLE_W].ratio, 1.0f);
-        p->axis[UPSAMPLE_H].skip = float_equal(p->axis[UPSAMPLE_H].ratio, 1.0f) && !p->axis[UPSAMPLE_W].skip;
+        const float real[2] = {[UPSAMPLE_W] = real_w, [UPSAMPLE_H] = real_h};
+        for (int a = 0; a < 2; a++) { /* the tiling's ratio: 1 for equal sizes */
+            upsample_axis *ax = &p->axis[a];
+            ax->ratio = ax->in == ax->out ? 1.0f : upsample_ratio(ax->in, ax->out, align, real[a], 0.0f);
+        }
+        upsample_skip_unit_ratios(p);
         return;
     }
     p->kernel = UPSAMPLE_KERNEL_TBE;
-    p->axis[UPSAMPLE_H].ratio = resize_ratio(p->axis[UPSAMPLE_H].in, p->axis[UPSAMPLE_H].out, align);
-    p->axis[UPSAMPLE_W].ratio = resize_ratio(p->axis[UPSAMPLE_W].in, p->axis[UPSAMPLE_W].out, align);
+    p->kernel_name = "ResizeBilinearV2";
+    for (int a = 0; a < 2; a++) /* calculate_scale: in/out for a single output also with alignCorners */
+        p->axis[a].ratio = upsample_ratio(p->axis[a].in, p->axis[a].out, align, 0.0f,
+                                          (float)p->axis[a].in / (float)p->axis[a].out);
 }
 
-/* Workspace CANN's phase one reports (an estimate of the executor's total,
- * fidelity.md rule 10): Contiguous copies of non-contiguous tensors; on the
- * UpsampleBilinear2d path the casts to and from FLOAT and the tiling's
- * workspace (an N*C*H*outW FLOAT intermediate, 128-byte aligned, the weight
- * matrices of each cube core, plus a fixed 32 MiB); on the ResizeBilinearV2
- * path the NC1HWC0 layouts in and out (BF16 via FLOAT). Each tensor 512-byte aligned. */
+/* Workspace CANN's phase one reports (an estimate of the executor's total, which opbase's
+ * aclOpExecutor::GetWorkspaceSize sums from the tilings' workspaces and the op_api's intermediate tensors):
+ * Contiguous copies of non-contiguous tensors; on the UpsampleBilinear2d path the casts to and from FLOAT and the
+ * tiling's workspace (an N*C*H*outW FLOAT intermediate, 128-byte aligned, the weight matrices of each cube core,
+ * plus a fixed 32 MiB); on the ResizeBilinearV2 path the NC1HWC0 layouts in and out (BF16 via FLOAT). Each tensor
+ * 512-byte aligned. */
 static uint64_t workspace_estimate(const aclTensor *self, const aclTensor *out, const upsample_plan *p)
 {
+    const int64_t h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
+    const int64_t oh = p->axis[UPSAMPLE_H].out, ow = p->axis[UPSAMPLE_W].out;
     const size_t item = emu_dtype_size(self->dtype);
     const int64_t n_in = emu_tensor_numel(self), n_out = emu_tensor_numel(out);
     uint64_t total = 0;
@@ -188,7 +164,7 @@ static uint64_t workspace_estimate(const aclTensor *self, const aclTensor *out, 
     if (p->kernel == UPSAMPLE_KERNEL_ASCENDC) {
         if (self->dtype != ACL_FLOAT)
             total += emu_ws_bytes(n_in, 4) + 2 * emu_ws_bytes(n_out, 4); /* casts of self, out, and back */
-        const uint64_t inter = ((uint64_t)(p->n * p->c * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].out) * 4 + 127) / 128 * 128;
+        const uint64_t inter = ((uint64_t)(p->n * p->c * h * ow) * 4 + 127) / 128 * 128;
         const uint64_t radio = (uint64_t)16 * 64 * 4 * (uint64_t)emu_soc_current()->cube_cores;
         return total + emu_ws_bytes(n_out, item) + inter + radio + ((uint64_t)32 << 20);
     }
@@ -198,8 +174,8 @@ static uint64_t workspace_estimate(const aclTensor *self, const aclTensor *out, 
     const int64_t c1 = (p->c + 15) / 16;
     if (self->dtype == ACL_BF16)
         total += emu_ws_bytes(n_in, 4) + emu_ws_bytes(n_out, 4);
-    total += emu_ws_bytes(p->n * c1 * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].in * 16, inner);         /* self in NC1HWC0 */
-    total += 2 * emu_ws_bytes(p->n * c1 * p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].out * 16, inner); /* out in NC1HWC0, result */
+    total += emu_ws_bytes(p->n * c1 * h * w * 16, inner);         /* self in NC1HWC0 */
+    total += 2 * emu_ws_bytes(p->n * c1 * oh * ow * 16, inner); /* out in NC1HWC0, result */
     return total + 2 * emu_ws_bytes(n_out, item);                        /* back to the layout, Cast */
 }
 
@@ -209,7 +185,8 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(const aclTensor *s
                                                               uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     emu_diag_api(__func__);
-    upsample_plan p = {.axes = 2, .mode = UPSAMPLE_LINEAR};
+    upsample_plan p = {.axes = 2, .mode = UPSAMPLE_LINEAR,
+                       .axis = {[UPSAMPLE_W] = {.scale = scalesW}, [UPSAMPLE_H] = {.scale = scalesH}}};
     int st = check(self, outputSize, scalesH, scalesW, out, workspaceSize, executor, &p);
     if (st)
         return st;
@@ -224,16 +201,7 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(const aclTensor *s
         choose_path(self, out, alignCorners, scalesH, scalesW, &p);
         ws = workspace_estimate(self, out, &p);
     }
-    char attrs[224];
-    snprintf(attrs, sizeof attrs, "alignCorners=%d scalesH=%g scalesW=%g format=%s path=%s ratio=%gx%g",
-             (int)alignCorners, scalesH, scalesW, p.nhwc ? "NHWC" : "NCHW",
-             empty                            ? "none"
-             : p.kernel == UPSAMPLE_KERNEL_COPY     ? "copy"
-             : p.kernel == UPSAMPLE_KERNEL_ASCENDC ? "UpsampleBilinear2d"
-                                              : "ResizeBilinearV2",
-             (double)p.axis[UPSAMPLE_H].ratio, (double)p.axis[UPSAMPLE_W].ratio);
-    const aclTensor *tensors[] = {self, out};
-    return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
+    return upsample_create(&OP, self, out, &p, ws, workspaceSize, executor);
 }
 
 ACLNN_API aclnnStatus aclnnUpsampleBilinear2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,

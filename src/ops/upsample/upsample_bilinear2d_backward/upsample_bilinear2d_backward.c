@@ -10,34 +10,11 @@
  */
 #include <stdio.h>
 
-#include "../../../meta/meta.h"
+#include "../upsample_op.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
-#include "../upsample.h"
 
 #define OP_NAME "aclnnUpsampleBilinear2dBackward"
-static const char API[] = OP_NAME "GetWorkspaceSize";
-static const char *const TENSOR_NAMES[] = {"gradOut", "out"};
-
-EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, upsample_run);
-
-/* (N, C, H, W) read from a 4-value size array in NCHW or NHWC order. */
-static void nchw_of(const int64_t *v, bool nhwc, int64_t *n, int64_t *c, int64_t *h, int64_t *w)
-{
-    *n = v[0];
-    *c = nhwc ? v[3] : v[1];
-    *h = nhwc ? v[1] : v[2];
-    *w = nhwc ? v[2] : v[3];
-}
-
-/* "H, W and outputSize must be > 0" (CheckShape and ChecksInputElement). */
-static int check_positive(int64_t h, int64_t w, int64_t oh, int64_t ow)
-{
-    if (h > 0 && w > 0 && oh > 0 && ow > 0)
-        return 0;
-    return emu_error(ACLNN_ERR_PARAM_INVALID, API,
-                     "input H, W and outputSize must be > 0, got H=%lld W=%lld outH=%lld outW=%lld", (long long)h,
-                     (long long)w, (long long)oh, (long long)ow);
-}
+UPSAMPLE_DEFINE_OP(OP_NAME, "gradOut");
 
 /* Phase one's checks, in CANN's order (CheckParams); fills the plan's sizes (gradOut's layout). */
 static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
@@ -45,16 +22,9 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
                  upsample_plan *p)
 {
     /* 1. NULL pointers (CANN's order), then stale handles (never dereferenced). */
-    EMU_TRY(emu_check_not_null(API, gradOut, "gradOut"));
-    EMU_TRY(emu_check_not_null(API, outputSize, "outputSize"));
-    EMU_TRY(emu_check_not_null(API, inputSize, "inputSize"));
-    EMU_TRY(emu_check_not_null(API, out, "out"));
-    EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
-    EMU_TRY(emu_check_not_null(API, executor, "executor"));
-    EMU_TRY(emu_check_tensor_live(API, gradOut, "gradOut"));
-    EMU_TRY(emu_check_int_array_live(API, outputSize, "outputSize"));
-    EMU_TRY(emu_check_int_array_live(API, inputSize, "inputSize"));
-    EMU_TRY(emu_check_tensor_live(API, out, "out"));
+    EMU_TRY(emu_check_args(API, EMU_ARGS(EMU_TENSOR_ARG(gradOut), EMU_INT_ARRAY_ARG(outputSize),
+                                         EMU_INT_ARRAY_ARG(inputSize), EMU_TENSOR_ARG(out),
+                                         EMU_POINTER_ARG(workspaceSize), EMU_POINTER_ARG(executor))));
 
     /* 2. CheckShape: ranks, array sizes, then both shapes in out's layout (any format but NCHW reads as NHWC). */
     EMU_TRY(emu_check_rank(API, gradOut, "gradOut", 4));
@@ -62,11 +32,12 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
     EMU_TRY(emu_check_array_len(API, inputSize, "inputSize", 4, ""));
     EMU_TRY(emu_check_rank(API, out, "out", 4)); /* CANN reads out's four dims unchecked */
     const bool out_nhwc = out->format != ACL_FORMAT_NCHW;
-    int64_t n, c, h, w;
     const int64_t oh = outputSize->values[0], ow = outputSize->values[1];
-    nchw_of(inputSize->values, out_nhwc, &n, &c, &h, &w);
-    EMU_TRY(check_positive(h, w, oh, ow));
-    const int64_t go_nchw[4] = {n, c, oh, ow}, go_nhwc[4] = {n, oh, ow, c};
+    p->axis[UPSAMPLE_H].out = oh;
+    p->axis[UPSAMPLE_W].out = ow;
+    upsample_read_sizes(inputSize->values, out_nhwc, p);
+    EMU_TRY(upsample_check_positive(API, p));
+    const int64_t n = p->n, c = p->c, go_nchw[4] = {n, c, oh, ow}, go_nhwc[4] = {n, oh, ow, c};
     const int64_t *want_go = out_nhwc ? go_nhwc : go_nchw;
     static const char *const go_dims[] = {"gradOut.shape[0]", "gradOut.shape[1]", "gradOut.shape[2]",
                                           "gradOut.shape[3]"};
@@ -94,10 +65,8 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
 
     /* 4. ChecksInputElement: gradOut's shape again, in gradOut's own layout */
     p->nhwc = gradOut->format == ACL_FORMAT_NHWC;
-    nchw_of(inputSize->values, p->nhwc, &p->n, &p->c, &p->axis[UPSAMPLE_H].in, &p->axis[UPSAMPLE_W].in);
-    p->axis[UPSAMPLE_H].out = oh;
-    p->axis[UPSAMPLE_W].out = ow;
-    EMU_TRY(check_positive(p->axis[UPSAMPLE_H].in, p->axis[UPSAMPLE_W].in, oh, ow));
+    upsample_read_sizes(inputSize->values, p->nhwc, p);
+    EMU_TRY(upsample_check_positive(API, p));
     const int64_t full_nchw[4] = {p->n, p->c, oh, ow}, full_nhwc[4] = {p->n, oh, ow, p->c};
     EMU_TRY(emu_check_shape(API, gradOut, "gradOut", p->nhwc ? full_nhwc : full_nchw, 4,
                             p->nhwc ? " (N,outH,outW,C in gradOut's format)" : " (N,C,outH,outW in gradOut's format)"));
@@ -112,24 +81,26 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
     return 0;
 }
 
-/* Workspace CANN's phase one reports (an estimate of the executor's total,
- * fidelity.md rule 10). Equal sizes: a Contiguous copy of gradOut when it
- * is not contiguous. Otherwise also gradOut in NC1HWC0, cast to FLOAT, the
- * image (NCHW and NC1HWC0), the kernel's result, its cast back and the
- * layout change back to out's format. Each tensor 512-byte aligned. */
+/* Workspace CANN's phase one reports (an estimate of the executor's total, which opbase's
+ * aclOpExecutor::GetWorkspaceSize sums from the tilings' workspaces and the op_api's intermediate tensors). Equal
+ * sizes: a Contiguous copy of gradOut when it is not contiguous. Otherwise also gradOut in NC1HWC0, cast to FLOAT,
+ * the image (NCHW and NC1HWC0), the kernel's result, its cast back and the layout change back to out's format. Each
+ * tensor 512-byte aligned. */
 static uint64_t workspace_estimate(const aclTensor *gradOut, const upsample_plan *p)
 {
+    const int64_t h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
+    const int64_t oh = p->axis[UPSAMPLE_H].out, ow = p->axis[UPSAMPLE_W].out;
     const size_t item = emu_dtype_size(gradOut->dtype);
     uint64_t total = emu_tensor_contiguous(gradOut) ? 0 : emu_ws_bytes(emu_tensor_numel(gradOut), item);
     if (p->kernel == UPSAMPLE_KERNEL_COPY)
         return total;
-    const int64_t c1 = (p->c + 15) / 16, go5 = p->n * c1 * p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].out * 16, in5 = p->n * c1 * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].in * 16;
+    const int64_t c1 = (p->c + 15) / 16, go5 = p->n * c1 * oh * ow * 16, in5 = p->n * c1 * h * w * 16;
     const bool is_float = gradOut->dtype == ACL_FLOAT;
     total += emu_ws_bytes(go5, item) + (is_float ? 0 : emu_ws_bytes(go5, 4));
-    total += emu_ws_bytes(p->n * p->c * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].in, 4) + 2 * emu_ws_bytes(in5, 4); /* image, its 5HD, result */
+    total += emu_ws_bytes(p->n * p->c * h * w, 4) + 2 * emu_ws_bytes(in5, 4); /* image, its 5HD, result */
     if (!is_float)
         total += emu_ws_bytes(in5, item);
-    return total + emu_ws_bytes(p->n * p->c * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].in, item);
+    return total + emu_ws_bytes(p->n * p->c * h * w, item);
 }
 
 ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
@@ -137,7 +108,8 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
     double scalesH, double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     emu_diag_api(__func__);
-    upsample_plan p = {.axes = 2, .mode = UPSAMPLE_LINEAR, .backward = true};
+    upsample_plan p = {.axes = 2, .mode = UPSAMPLE_LINEAR, .backward = true,
+                       .axis = {[UPSAMPLE_W] = {.scale = scalesW}, [UPSAMPLE_H] = {.scale = scalesH}}};
     int st = check(gradOut, outputSize, inputSize, out, workspaceSize, executor, &p);
     if (st)
         return st;
@@ -158,20 +130,13 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
             p.kernel = UPSAMPLE_KERNEL_COPY;
         } else { /* ResizeBilinearV2Grad with half_pixel_centers = !alignCorners: the sizes' ratio, float32 */
             p.kernel = UPSAMPLE_KERNEL_TBE;
-            p.axis[UPSAMPLE_H].ratio = alignCorners ? (p.axis[UPSAMPLE_H].out > 1 ? (float)(p.axis[UPSAMPLE_H].in - 1) / (float)(p.axis[UPSAMPLE_H].out - 1) : 0.0f)
-                                     : (float)p.axis[UPSAMPLE_H].in / (float)p.axis[UPSAMPLE_H].out;
-            p.axis[UPSAMPLE_W].ratio = alignCorners ? (p.axis[UPSAMPLE_W].out > 1 ? (float)(p.axis[UPSAMPLE_W].in - 1) / (float)(p.axis[UPSAMPLE_W].out - 1) : 0.0f)
-                                     : (float)p.axis[UPSAMPLE_W].in / (float)p.axis[UPSAMPLE_W].out;
+            p.kernel_name = "ResizeBilinearV2Grad";
+            for (int a = 0; a < 2; a++)
+                p.axis[a].ratio = upsample_ratio(p.axis[a].in, p.axis[a].out, alignCorners, 0.0f, 0.0f);
         }
         ws = workspace_estimate(gradOut, &p);
     }
-    char attrs[200];
-    snprintf(attrs, sizeof attrs, "alignCorners=%d scalesH=%g scalesW=%g (unused) format=%s path=%s ratio=%gx%g",
-             (int)alignCorners, scalesH, scalesW, p.nhwc ? "NHWC" : "NCHW",
-             empty ? "none" : p.kernel == UPSAMPLE_KERNEL_COPY ? "copy" : "ResizeBilinearV2Grad", (double)p.axis[UPSAMPLE_H].ratio,
-             (double)p.axis[UPSAMPLE_W].ratio);
-    const aclTensor *tensors[] = {gradOut, out};
-    return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
+    return upsample_create(&OP, gradOut, out, &p, ws, workspaceSize, executor);
 }
 
 ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackward(void *workspace, uint64_t workspaceSize,

@@ -9,15 +9,11 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "../../../meta/meta.h"
+#include "../upsample_op.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward_v2.h"
-#include "../upsample.h"
 
 #define OP_NAME "aclnnUpsampleBilinear2dBackwardV2"
-static const char API[] = OP_NAME "GetWorkspaceSize";
-static const char *const TENSOR_NAMES[] = {"gradOut", "out"};
-
-EMU_DEFINE_OP(OP_NAME, TENSOR_NAMES, 1, 1, upsample_run);
+UPSAMPLE_DEFINE_OP(OP_NAME, "gradOut");
 
 /* Phase one's checks, in CANN's order; fills the sizes of the plan. */
 static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize,
@@ -25,16 +21,9 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
                  upsample_plan *p)
 {
     /* 1. NULL pointers (CANN's order), then stale handles (never dereferenced). */
-    EMU_TRY(emu_check_not_null(API, gradOut, "gradOut"));
-    EMU_TRY(emu_check_not_null(API, inputSize, "inputSize"));
-    EMU_TRY(emu_check_not_null(API, outputSize, "outputSize"));
-    EMU_TRY(emu_check_not_null(API, out, "out"));
-    EMU_TRY(emu_check_not_null(API, workspaceSize, "workspaceSize"));
-    EMU_TRY(emu_check_not_null(API, executor, "executor"));
-    EMU_TRY(emu_check_tensor_live(API, gradOut, "gradOut"));
-    EMU_TRY(emu_check_int_array_live(API, inputSize, "inputSize"));
-    EMU_TRY(emu_check_int_array_live(API, outputSize, "outputSize"));
-    EMU_TRY(emu_check_tensor_live(API, out, "out"));
+    EMU_TRY(emu_check_args(API, EMU_ARGS(EMU_TENSOR_ARG(gradOut), EMU_INT_ARRAY_ARG(inputSize),
+                                         EMU_INT_ARRAY_ARG(outputSize), EMU_TENSOR_ARG(out),
+                                         EMU_POINTER_ARG(workspaceSize), EMU_POINTER_ARG(executor))));
 
     /* 2. ranks and array sizes */
     EMU_TRY(emu_check_rank(API, gradOut, "gradOut", 4));
@@ -46,18 +35,12 @@ static int check(const aclTensor *gradOut, const aclIntArray *outputSize, const 
 
     /* 4. gradOut's format decides the layout; sizes, and gradOut's shape against them */
     p->nhwc = gradOut->format == ACL_FORMAT_NHWC;
-    const int64_t *in = inputSize->values;
-    p->n = in[0];
-    p->c = p->nhwc ? in[3] : in[1];
-    p->axis[UPSAMPLE_H].in = p->nhwc ? in[1] : in[2];
-    p->axis[UPSAMPLE_W].in = p->nhwc ? in[2] : in[3];
-    p->axis[UPSAMPLE_H].out = outputSize->values[0];
-    p->axis[UPSAMPLE_W].out = outputSize->values[1];
-    if (p->axis[UPSAMPLE_H].in <= 0 || p->axis[UPSAMPLE_W].in <= 0 || p->axis[UPSAMPLE_H].out <= 0 || p->axis[UPSAMPLE_W].out <= 0)
-        return emu_error(ACLNN_ERR_PARAM_INVALID, API,
-                         "input H, W and outputSize must be > 0, got H=%lld W=%lld outH=%lld outW=%lld",
-                         (long long)p->axis[UPSAMPLE_H].in, (long long)p->axis[UPSAMPLE_W].in, (long long)p->axis[UPSAMPLE_H].out, (long long)p->axis[UPSAMPLE_W].out);
-    const int64_t nchw[4] = {p->n, p->c, p->axis[UPSAMPLE_H].out, p->axis[UPSAMPLE_W].out}, nhwc[4] = {p->n, p->axis[UPSAMPLE_H].out, p->axis[UPSAMPLE_W].out, p->c};
+    upsample_read_sizes(inputSize->values, p->nhwc, p);
+    const int64_t oh = outputSize->values[0], ow = outputSize->values[1];
+    p->axis[UPSAMPLE_H].out = oh;
+    p->axis[UPSAMPLE_W].out = ow;
+    EMU_TRY(upsample_check_positive(API, p));
+    const int64_t nchw[4] = {p->n, p->c, oh, ow}, nhwc[4] = {p->n, oh, ow, p->c};
     EMU_TRY(emu_check_shape(API, gradOut, "gradOut", p->nhwc ? nhwc : nchw, 4,
                             p->nhwc ? " (N,outH,outW,C from inputSize and outputSize)"
                                     : " (N,C,outH,outW from inputSize and outputSize)"));
@@ -104,20 +87,6 @@ static int check_launch_path(const aclTensor *gradOut, const aclIntArray *inputS
     return emu_check_output_writable(API, out, "out");
 }
 
-/* The tiling's ratio (compute_scale_value), in float32: the source step per gradOut index. */
-static float tiling_ratio(bool align_corners, float real_scale, int64_t in, int64_t out)
-{
-    if (align_corners)
-        return out > 1 ? (float)(in - 1) / (float)(out - 1) : 0.0f;
-    return real_scale > 0 ? real_scale : (float)in / (float)out;
-}
-
-/* FloatEqual of the kernel: the W pass is skipped at ratio 1 (within 1e-6). */
-static bool float_equal(float a, float b)
-{
-    return a > b ? a - b < 1e-6f : b - a < 1e-6f;
-}
-
 /* Which of CANN's kernels runs and with what ratios (910B/910_93 op_api). */
 static void choose_path(const aclTensor *gradOut, const aclIntArray *inputSize, bool alignCorners, double scalesH,
                         double scalesW, upsample_plan *p)
@@ -141,30 +110,33 @@ static void choose_path(const aclTensor *gradOut, const aclIntArray *inputSize, 
     if (!same && (!scales_consistent || !min_scale_ok)) {
         /* ResizeBilinearV2Grad: the sizes' ratio, no scales. */
         p->kernel = UPSAMPLE_KERNEL_TBE;
-        p->axis[UPSAMPLE_H].ratio = tiling_ratio(alignCorners, 0.0f, p->axis[UPSAMPLE_H].in, p->axis[UPSAMPLE_H].out);
-        p->axis[UPSAMPLE_W].ratio = tiling_ratio(alignCorners, 0.0f, p->axis[UPSAMPLE_W].in, p->axis[UPSAMPLE_W].out);
+        p->kernel_name = "ResizeBilinearV2Grad";
+        for (int a = 0; a < 2; a++)
+            p->axis[a].ratio = upsample_ratio(p->axis[a].in, p->axis[a].out, alignCorners, 0.0f, 0.0f);
         return;
     }
     /* UpsampleBilinear2dGrad with realScales = float(1 / scale) for a positive scale. */
     p->kernel = UPSAMPLE_KERNEL_ASCENDC;
     const float real_h = scalesH > 0 ? (float)(1.0 / scalesH) : 0.0f;
     const float real_w = scalesW > 0 ? (float)(1.0 / scalesW) : 0.0f;
-    p->axis[UPSAMPLE_H].ratio = tiling_ratio(alignCorners, real_h, p->axis[UPSAMPLE_H].in, p->axis[UPSAMPLE_H].out);
-    p->axis[UPSAMPLE_W].ratio = tiling_ratio(alignCorners, real_w, p->axis[UPSAMPLE_W].in, p->axis[UPSAMPLE_W].out);
+    p->kernel_name = "UpsampleBilinear2dGrad";
+    const float real[2] = {[UPSAMPLE_W] = real_w, [UPSAMPLE_H] = real_h};
+    for (int a = 0; a < 2; a++)
+        p->axis[a].ratio = upsample_ratio(p->axis[a].in, p->axis[a].out, alignCorners, real[a], 0.0f);
     /* The kernel skips the W pass at ratio 1, and the H pass only when the W pass ran. */
-    p->axis[UPSAMPLE_W].skip = float_equal(p->axis[UPSAMPLE_W].ratio, 1.0f);
-    p->axis[UPSAMPLE_H].skip = float_equal(p->axis[UPSAMPLE_H].ratio, 1.0f) && !p->axis[UPSAMPLE_W].skip;
+    upsample_skip_unit_ratios(p);
 }
 
-/* Workspace CANN's phase one reports (an estimate of the executor's total,
- * fidelity.md rule 10): Contiguous copies of non-contiguous tensors, the
- * casts to and from FLOAT, the layout changes (NHWC transposes, or NC1HWC0
- * on the ResizeBilinearV2Grad path), the kernel's FLOAT result, and the
- * UpsampleBilinear2dGrad tiling's workspace (an intermediate of N*C*outH*W,
- * 8 bytes an element as the tiling counts it, the weight matrices of each
+/* Workspace CANN's phase one reports (an estimate of the executor's total, which opbase's
+ * aclOpExecutor::GetWorkspaceSize sums from the tilings' workspaces and the op_api's intermediate tensors):
+ * Contiguous copies of non-contiguous tensors, the casts to and from FLOAT, the layout changes (NHWC transposes, or
+ * NC1HWC0 on the ResizeBilinearV2Grad path), the kernel's FLOAT result, and the UpsampleBilinear2dGrad tiling's
+ * workspace (an intermediate of N*C*outH*W, 8 bytes an element as the tiling counts it, the weight matrices of each
  * cube core, plus a fixed 32 MiB). Each tensor 512-byte aligned. */
 static uint64_t workspace_estimate(const aclTensor *gradOut, const aclTensor *out, const upsample_plan *p)
 {
+    const int64_t h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
+    const int64_t oh = p->axis[UPSAMPLE_H].out, ow = p->axis[UPSAMPLE_W].out;
     if (p->kernel == UPSAMPLE_KERNEL_NONE_ON_SOC)
         return 0;
     const size_t item = emu_dtype_size(gradOut->dtype);
@@ -177,12 +149,12 @@ static uint64_t workspace_estimate(const aclTensor *gradOut, const aclTensor *ou
     if (!emu_tensor_contiguous(out))
         total += emu_ws_bytes(n_out, item);
     if (p->kernel == UPSAMPLE_KERNEL_TBE) {
-        total += emu_ws_bytes(p->n * c1 * p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].out * 16, item);   /* gradOut in NC1HWC0 */
+        total += emu_ws_bytes(p->n * c1 * oh * ow * 16, item);   /* gradOut in NC1HWC0 */
         if (!is_float)
-            total += emu_ws_bytes(p->n * c1 * p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].out * 16, 4);  /* cast to FLOAT */
-        total += 2 * emu_ws_bytes(p->n * c1 * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].in * 16, 4);         /* image, result */
+            total += emu_ws_bytes(p->n * c1 * oh * ow * 16, 4);  /* cast to FLOAT */
+        total += 2 * emu_ws_bytes(p->n * c1 * h * w * 16, 4);         /* image, result */
         if (!is_float)
-            total += emu_ws_bytes(p->n * c1 * p->axis[UPSAMPLE_H].in * p->axis[UPSAMPLE_W].in * 16, item);      /* cast back */
+            total += emu_ws_bytes(p->n * c1 * h * w * 16, item);      /* cast back */
         return total + emu_ws_bytes(n_out, item);                           /* back to NCHW / NHWC */
     }
     if (p->nhwc)
@@ -193,12 +165,12 @@ static uint64_t workspace_estimate(const aclTensor *gradOut, const aclTensor *ou
     /* The tiling's own workspace (upsample_bilinear2d_grad_tiling.cpp, getWorkSpace). */
     const int64_t slide = 16;
     const double rw = p->axis[UPSAMPLE_W].ratio, rh = p->axis[UPSAMPLE_H].ratio;
-    int64_t k_w = rw > 1e-6 ? ((int64_t)ceil((double)(slide + 4) / rw) + 8 + 7) / 8 * 8 : p->axis[UPSAMPLE_W].in;
-    int64_t k_h = rh > 1e-6 ? ((int64_t)ceil((double)(slide + 4) / rh) + 8 + 7) / 8 * 8 : p->axis[UPSAMPLE_H].in;
+    int64_t k_w = rw > 1e-6 ? ((int64_t)ceil((double)(slide + 4) / rw) + 8 + 7) / 8 * 8 : w;
+    int64_t k_h = rh > 1e-6 ? ((int64_t)ceil((double)(slide + 4) / rh) + 8 + 7) / 8 * 8 : h;
     k_w = k_w < slide ? slide : k_w;
     k_h = k_h < slide ? slide : k_h;
     const int64_t radio = slide * (k_w > k_h ? k_w : k_h);
-    const int64_t intermediate = p->n * p->c * p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].in;
+    const int64_t intermediate = p->n * p->c * oh * w;
     const uint64_t tiling = (uint64_t)(intermediate + radio * emu_soc_current()->cube_cores) * 8 + ((uint64_t)32 << 20);
     return total + tiling;
 }
@@ -208,7 +180,8 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
     double scalesH, double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     emu_diag_api(__func__);
-    upsample_plan p = {.axes = 2, .mode = UPSAMPLE_LINEAR, .backward = true};
+    upsample_plan p = {.axes = 2, .mode = UPSAMPLE_LINEAR, .backward = true,
+                       .axis = {[UPSAMPLE_W] = {.scale = scalesW}, [UPSAMPLE_H] = {.scale = scalesH}}};
     int st = check(gradOut, outputSize, inputSize, out, workspaceSize, executor, &p);
     if (st)
         return st;
@@ -220,15 +193,7 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize(
         choose_path(gradOut, inputSize, alignCorners, scalesH, scalesW, &p);
         ws = workspace_estimate(gradOut, out, &p);
     }
-    char attrs[224];
-    snprintf(attrs, sizeof attrs, "alignCorners=%d scalesH=%g scalesW=%g format=%s path=%s ratio=%gx%g",
-             (int)alignCorners, scalesH, scalesW, p.nhwc ? "NHWC" : "NCHW",
-             empty || p.kernel == UPSAMPLE_KERNEL_NONE_ON_SOC ? "none"
-             : p.kernel == UPSAMPLE_KERNEL_TBE   ? "ResizeBilinearV2Grad"
-                                                        : "UpsampleBilinear2dGrad",
-             (double)p.axis[UPSAMPLE_H].ratio, (double)p.axis[UPSAMPLE_W].ratio);
-    const aclTensor *tensors[] = {gradOut, out};
-    return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
+    return upsample_create(&OP, gradOut, out, &p, ws, workspaceSize, executor);
 }
 
 ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardV2(void *workspace, uint64_t workspaceSize,

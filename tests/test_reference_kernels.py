@@ -1,9 +1,12 @@
-"""The upsample family's fast paths against its reference kernel (ACLNN_EMU_REFERENCE_KERNELS=1).
+"""The fast paths against their family's reference kernel (ACLNN_EMU_REFERENCE_KERNELS=1).
 
-The forward fast path makes the same products and sums as the reference,
-so the bits must match; the backward sums in another order (H then W,
-pairwise), so it must match to float32 rounding, with Inf and NaN in the
-same places (float16 results: one half-precision rounding step apart at most).
+Upsample: the forward fast path makes the same products and sums as the
+reference, so the bits must match; the backward sums in another order (H
+then W, pairwise), so it must match to float32 rounding, with Inf and NaN
+in the same places (float16 results: one half-precision rounding step apart
+at most). RoIAlign backward: the fast path sums each axis' sample weights
+before spreading them, the reference adds sample by sample: float32
+rounding apart, on both SoCs' geometries.
 """
 
 from __future__ import annotations
@@ -49,10 +52,34 @@ CASES = textwrap.dedent(
 )
 
 
-def _run(tmp_path, reference: bool) -> dict[str, np.ndarray]:
-    path = tmp_path / ("ref.npz" if reference else "fast.npz")
-    env = dict(os.environ, ACLNN_EMU_REFERENCE_KERNELS="1" if reference else "0")
-    subprocess.run([sys.executable, "-c", CASES, str(path)], check=True, env=env)
+ROI_CASES = textwrap.dedent(
+    """
+    import itertools, sys
+    import numpy as np
+    import aclnn_emu as emu
+    rng = np.random.default_rng(11)
+    out = {}
+    for k, ((b, c, h, w, nk), pooled, scale, ratio, aligned) in enumerate(itertools.product(
+            [(2, 3, 12, 10, 6), (1, 17, 30, 30, 9), (3, 1, 5, 40, 4)], [(2, 2), (7, 7), (3, 5)], [1.0, 0.25],
+            [0, 2, 3], [False, True])):
+        boxes = np.zeros((nk, 5), np.float32)
+        boxes[:, 0] = rng.integers(-1, b + 1, nk)
+        xy = rng.uniform(-3, max(h, w) / scale + 3, (nk, 4))
+        boxes[:, 1:3] = np.minimum(xy[:, :2], xy[:, 2:])
+        boxes[:, 3:5] = np.maximum(xy[:, :2], xy[:, 2:])
+        g = rng.standard_normal((nk, c, *pooled)).astype(np.float32)
+        out[f"roi{k}"] = emu.roi_align_v2_backward(g, boxes, (b, c, h, w), *pooled, scale, ratio, aligned)
+    np.savez(sys.argv[1], **out)
+    """
+)
+
+
+def _run(tmp_path, reference: bool, cases: str = CASES, soc: str = "Ascend910B2") -> dict[str, np.ndarray]:
+    path = tmp_path / f"{'ref' if reference else 'fast'}-{soc}-{abs(hash(cases))}.npz"
+    env = dict(os.environ, ACLNN_EMU_REFERENCE_KERNELS="1" if reference else "0", ACLNN_EMU_SOC=soc)
+    # boxes outside the batch are expected here: their warnings are not errors
+    code = "import warnings; warnings.simplefilter('ignore')\n" + cases
+    subprocess.run([sys.executable, "-c", code, str(path)], check=True, env=env)
     with np.load(path) as data:
         return dict(data)
 
@@ -85,3 +112,14 @@ def test_backward_fast_path_matches_the_reference_to_rounding(outputs):
         # float32 sums in another order; float16 results may then round to neighbouring halves
         tol = 1e-3 if k.endswith("float16") else 1e-5
         np.testing.assert_allclose(a[finite], b[finite], rtol=tol, atol=tol * scale + 1e-30, err_msg=k)
+
+
+@pytest.mark.parametrize("soc", ["Ascend910B2", "Ascend950"])
+def test_roi_backward_fast_path_matches_the_reference_to_rounding(tmp_path, soc):
+    fast, ref = _run(tmp_path, False, ROI_CASES, soc), _run(tmp_path, True, ROI_CASES, soc)
+    assert len(fast) == 108
+    for k in fast:
+        a, b = fast[k], ref[k]
+        scale = float(np.abs(b).max()) if b.size else 1.0
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5 * scale + 1e-30, err_msg=f"{soc} {k}")
+    assert sum(bool(np.abs(v).max() > 0) for v in ref.values()) > 75  # most cases have boxes on the map

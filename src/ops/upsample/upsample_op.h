@@ -1,0 +1,44 @@
+/*
+ * The upsample family's op-side steps (upsample_op.c): what every upsample
+ * API's op file does the same way. Op layer: meta and below.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef ACLNN_EMU_UPSAMPLE_OP_H_
+#define ACLNN_EMU_UPSAMPLE_OP_H_
+
+#include "../../meta/meta.h"
+#include "upsample.h"
+
+/* The run step of every upsample API (its emu_op_def's run). */
+int upsample_run(const emu_launch *l, char *msg, size_t cap);
+
+/* An upsample API's definitions: API (its phase one's name, for messages) and OP, the
+ * executor framework's description (its input named input_name, then out). */
+#define UPSAMPLE_DEFINE_OP(op_name, input_name)                                                         \
+    static const char API[] = op_name "GetWorkspaceSize";                                               \
+    static const char *const TENSOR_NAMES[] = {[UPSAMPLE_IN] = input_name, [UPSAMPLE_OUT] = "out"};     \
+    EMU_DEFINE_OP(op_name, TENSOR_NAMES, 1, 1, upsample_run)
+
+/* Reads (N, C, spatial...) from the 2 + p->axes values of a size array in NCHW-like
+ * or, with nhwc, NHWC-like order into p->n, p->c and p->axis[].in. */
+void upsample_read_sizes(const int64_t *v, bool nhwc, upsample_plan *p);
+
+/* "input H, W and outputSize must be > 0": CANN's CheckShape / ChecksInputElement. */
+int upsample_check_positive(const char *api, const upsample_plan *p);
+
+/* An axis' source step per output index as CANN's tilings compute it, in float32
+ * (compute_scale_value, calculate_scale): with alignCorners (in-1)/(out-1), or `single`
+ * for one output; else the scale the API passes on (> 0) or in/out. */
+float upsample_ratio(int64_t in, int64_t out, bool align_corners, float scale, float single);
+
+/* The AscendC kernels' skip rule (FloatEqual within 1e-6): the W pass is skipped at
+ * ratio 1, and the H pass at ratio 1 only when the W pass ran. */
+void upsample_skip_unit_ratios(upsample_plan *p);
+
+/* Phase one's last step: logs what runs (the kernel CANN's op_api launches, its ratios)
+ * and creates the executor over the API's input and out. */
+int upsample_create(const emu_op_def *op, const aclTensor *in, const aclTensor *out, const upsample_plan *p,
+                    uint64_t workspace, uint64_t *workspace_size, aclOpExecutor **executor);
+
+#endif /* ACLNN_EMU_UPSAMPLE_OP_H_ */
