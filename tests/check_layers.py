@@ -6,8 +6,9 @@ runtime and kernel. Operators come in families, src/ops/<family>/: the
 family's plan header, reference kernel and fast paths are kernel-side (they
 include kernel support and their family's headers only); its op-side steps
 (``<family>_op.c`` and ``.h``: the run step, what phase one does alike) and
-each operator's op file, src/ops/<family>/<name>/<name>.c, are op-side (meta and below, plus their family's headers). Families and
-operators never include each other. Run as a script (exit 1 with one line
+each operator's op file, src/ops/<family>/<name>/<name>.c, are op-side
+(meta and below, plus their family's headers). Families and operators
+never include each other. Run as a script (exit 1 with one line
 per violation) or through tests/test_layers.py.
 """
 
