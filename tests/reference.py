@@ -579,3 +579,19 @@ def cann_roi_align_forward(x, boxes, pooled_h, pooled_w, spatial_scale, sampling
                         acc = np.maximum(acc, v) if max_mode else acc + v
                 out[k, :, i, j] = acc
     return out
+
+
+ROI_FORWARD_SCALES = [1.0, 0.5, 0.25, float(np.float32(1 / 3)), 0.125]
+
+
+def roi_forward_case(i, dtype=np.float32):
+    """RoIAlign forward test case i: (x, boxes, scale, pooled h, pooled w); boxes cross the edges when i % 4 == 3."""
+    rng = np.random.default_rng(3000 + i)
+    n, c, h, w = int(rng.integers(1, 3)), int(rng.integers(1, 6)), int(rng.integers(3, 30)), int(rng.integers(3, 30))
+    scale = ROI_FORWARD_SCALES[i % len(ROI_FORWARD_SCALES)]
+    k = int(rng.integers(1, 9))
+    boxes = random_boxes(rng, k, n, h, w, scale)
+    if i % 4 == 3:  # boxes crossing the map's edges
+        boxes[:, 1:] += rng.uniform(-20, 20, (k, 4)).astype(np.float32)
+    x = rng.standard_normal((n, c, h, w)).astype(dtype)
+    return x, boxes.astype(dtype), scale, int(rng.integers(1, 5)), int(rng.integers(1, 5))

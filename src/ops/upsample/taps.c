@@ -15,7 +15,7 @@ upsample_tap upsample_tap_of(const upsample_plan *p, int axis, int64_t i)
     const int64_t last = a->in - 1;
     upsample_tap t = {.lo = 0, .hi = 0, .wl = 1.0f, .wh = 0.0f, .count = 0};
     if (a->skip) { /* the kernel copies along this axis */
-        if (i > last && p->backward)
+        if (i > last && p->drop_past_end)
             return t;
         t.lo = t.hi = i < last ? i : last;
         t.count = 1;
@@ -36,8 +36,8 @@ upsample_tap upsample_tap_of(const upsample_plan *p, int axis, int64_t i)
         return t;
     }
     /* At or past the last index: the forward kernels clamp to it (weight 1);
-     * the gradient kernels drop a source whose floor lies past it. */
-    if (p->backward && !(f <= (float)last))
+     * the bilinear gradient kernels drop a source whose floor lies past it. */
+    if (p->drop_past_end && !(f <= (float)last))
         t.count = 0;
     t.lo = t.hi = last;
     return t;

@@ -49,6 +49,8 @@ typedef struct upsample_plan {
     upsample_mode mode;
     bool align_corners;
     bool backward;   /* the gradient: out has the forward input's shape */
+    bool drop_past_end; /* a source whose floor lies past the input is dropped (the bilinear gradient kernels),
+                           not clamped to the last index */
     bool nhwc;       /* channels last (NHWC, NDHWC) */
     upsample_kernel kernel;
     const char *kernel_name; /* CANN's kernel of that path, e.g. "UpsampleBilinear2dGrad" (a literal) */

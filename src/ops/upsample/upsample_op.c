@@ -41,12 +41,21 @@ void upsample_read_sizes(const int64_t *v, bool nhwc, upsample_plan *p)
 
 int upsample_check_positive(const char *api, const upsample_plan *p)
 {
-    const upsample_axis *h = &p->axis[UPSAMPLE_H], *w = &p->axis[UPSAMPLE_W];
-    if (h->in > 0 && w->in > 0 && h->out > 0 && w->out > 0)
+    static const char *const names[UPSAMPLE_MAX_AXES] = {"W", "H", "D"};
+    bool ok = true;
+    for (int a = 0; a < p->axes; a++)
+        ok = ok && p->axis[a].in > 0 && p->axis[a].out > 0;
+    if (ok)
         return 0;
-    return emu_error(ACLNN_ERR_PARAM_INVALID, api,
-                     "input H, W and outputSize must be > 0, got H=%lld W=%lld outH=%lld outW=%lld", (long long)h->in,
-                     (long long)w->in, (long long)h->out, (long long)w->out);
+    char sizes[160];
+    size_t used = 0;
+    sizes[0] = '\0';
+    for (int a = p->axes - 1; a >= 0; a--)
+        emu_append(sizes, sizeof sizes, &used, "%s=%lld ", names[a], (long long)p->axis[a].in);
+    for (int a = p->axes - 1; a >= 0; a--)
+        emu_append(sizes, sizeof sizes, &used, "out%s=%lld%s", names[a], (long long)p->axis[a].out, a ? " " : "");
+    return emu_error(ACLNN_ERR_PARAM_INVALID, api, "input %s and outputSize must be > 0, got %s",
+                     p->axes == 3 ? "D, H, W" : p->axes == 2 ? "H, W" : "W", sizes);
 }
 
 float upsample_ratio(int64_t in, int64_t out, bool align_corners, float scale, float single)

@@ -108,7 +108,7 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
     double scalesH, double scalesW, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     emu_diag_api(__func__);
-    upsample_plan p = {.axes = 2, .mode = UPSAMPLE_LINEAR, .backward = true,
+    upsample_plan p = {.axes = 2, .mode = UPSAMPLE_LINEAR, .backward = true, .drop_past_end = true,
                        .axis = {[UPSAMPLE_W] = {.scale = scalesW}, [UPSAMPLE_H] = {.scale = scalesH}}};
     int st = check(gradOut, outputSize, inputSize, out, workspaceSize, executor, &p);
     if (st)
