@@ -43,10 +43,27 @@ void upsample_copy(const emu_view *in, const emu_view *out, const upsample_plan 
     }
 }
 
-/* The fast paths: 2 spatial axes, linear. */
+/* The fast paths: 2 spatial axes, linear (1 axis runs as 2 with H = 1, as CANN's op_apis reshape it). */
 static bool fast_covers(const upsample_plan *p)
 {
-    return !p->reference && p->axes == 2 && p->mode == UPSAMPLE_LINEAR;
+    return !p->reference && (p->axes == 2 || p->axes == 1) && p->mode == UPSAMPLE_LINEAR;
+}
+
+/* A 1-axis problem as a 2-axis one: an H of one element inserted before W (the views share their data). */
+static void as_2d(const emu_view *v, emu_view *v2, const upsample_plan *p, upsample_plan *p2)
+{
+    *v2 = *v;
+    const int64_t w_axis = p->nhwc ? 1 : 2; /* (N, C, L) or (N, L, C) */
+    for (int64_t d = (int64_t)v->ndim; d > w_axis; d--) {
+        v2->dims[d] = v->dims[d - 1];
+        v2->strides[d] = v->strides[d - 1];
+    }
+    v2->dims[w_axis] = 1;
+    v2->strides[w_axis] = 0;
+    v2->ndim = v->ndim + 1;
+    *p2 = *p;
+    p2->axes = 2;
+    p2->axis[UPSAMPLE_H] = (upsample_axis){.in = 1, .out = 1, .ratio = 1.0f, .skip = true};
 }
 
 int upsample_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap)
@@ -59,6 +76,13 @@ int upsample_forward(const emu_view *in, const emu_view *out, const upsample_pla
     }
     if (!fast_covers(p))
         return upsample_reference_forward(in, out, p, msg, cap);
+    if (p->axes == 1) {
+        emu_view in2, out2;
+        upsample_plan p2;
+        as_2d(in, &in2, p, &p2);
+        as_2d(out, &out2, p, &p2);
+        return upsample_forward(&in2, &out2, &p2, msg, cap);
+    }
     int status = upsample_bilinear2d_fast_forward(in, out, p, msg, cap);
     if (!status && p->kernel == UPSAMPLE_KERNEL_ASCENDC && (status = upsample_cube_forward(in, out, p)) != 0)
         snprintf(msg, cap, "out of memory for the non-finite input pass");
@@ -75,6 +99,13 @@ int upsample_backward(const emu_view *grad_out, const emu_view *out, const upsam
     }
     if (!fast_covers(p))
         return upsample_reference_backward(grad_out, out, p, msg, cap);
+    if (p->axes == 1) {
+        emu_view g2, out2;
+        upsample_plan p2;
+        as_2d(grad_out, &g2, p, &p2);
+        as_2d(out, &out2, p, &p2);
+        return upsample_backward(&g2, &out2, &p2, msg, cap);
+    }
     bool nonfinite = false;
     int status = upsample_bilinear2d_fast_backward(grad_out, out, p, &nonfinite, msg, cap);
     if (status || !nonfinite)
