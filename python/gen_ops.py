@@ -67,7 +67,8 @@ def _param_section(entries: list[tuple[str, str, str]]) -> str:
     lines = []
     for name, typ, doc in merged:
         lines.append(f"{name} : {typ}" if typ else name)
-        lines.extend("    " + line if line else "" for line in doc.strip().splitlines())
+        for line in doc.strip().splitlines():  # wrapped to fit the docstring's indentation in 120 columns
+            lines.extend(["    " + part for part in textwrap.wrap(line, 108)] if line else [""])
     return _section("Parameters", "\n".join(lines))
 
 

@@ -595,3 +595,15 @@ def roi_forward_case(i, dtype=np.float32):
         boxes[:, 1:] += rng.uniform(-20, 20, (k, 4)).astype(np.float32)
     x = rng.standard_normal((n, c, h, w)).astype(dtype)
     return x, boxes.astype(dtype), scale, int(rng.integers(1, 5)), int(rng.integers(1, 5))
+
+
+def nearest_resize(x, out_sizes, ratios, exact=False, channels_last=False):
+    """Nearest(-exact) resize as CANN's kernels index it: per spatial axis, source
+    min(floor(float32(i [+ 0.5]) * float32(ratio)), in - 1); elements copied whole (any dtype)."""
+    axes = list(range(1, 1 + len(out_sizes))) if channels_last else list(range(2, 2 + len(out_sizes)))
+    y = x
+    for axis, n_out, ratio in zip(axes, out_sizes, ratios):
+        i = np.arange(n_out, dtype=F32) + (F32(0.5) if exact else F32(0))
+        src = np.floor((i * F32(ratio)).astype(F32)).astype(np.int64)
+        y = np.take(y, np.minimum(src, x.shape[axis] - 1), axis=axis)
+    return y

@@ -1,4 +1,4 @@
-"""CANN's own example programs for the forward operators and the V1 backward, built unchanged.
+"""CANN's own example programs of the operators, built unchanged.
 
 The programs are hicann/ops-cv's (objdetect/roi_align/examples, image/upsample_bilinear2d/examples,
 image/resize_bilinear_v2_grad/examples); they are not copied into this repository. The test takes
@@ -19,7 +19,13 @@ import pytest
 
 from aclnn_emu import cli
 
-from reference import cann_roi_align_forward, upsample_bilinear2d_backward, upsample_bilinear2d_forward
+from reference import (
+    cann_roi_align_forward,
+    forward_axis,
+    nearest_resize,
+    upsample_bilinear2d_backward,
+    upsample_bilinear2d_forward,
+)
 
 CANDIDATES = [os.environ.get("ACLNN_EMU_OPS_CV", ""), "/work/.mirror/hicann+ops-cv/repo"]
 EXAMPLES = {
@@ -29,6 +35,16 @@ EXAMPLES = {
     "upsample_bilinear2d_backward": (
         "image/resize_bilinear_v2_grad/examples/test_aclnn_upsample_bilinear_2d_backward.cpp"
     ),
+    "upsample_linear1d": "image/upsample_linear1d/examples/test_aclnn_upsample_linear1d.cpp",
+    "resize_linear": "image/resize_linear/examples/test_aclnn_resize_linear.cpp",
+    "upsample_nearest1d": "image/resize_nearest_neighbor_v2/examples/test_aclnn_upsample_nearest1d.cpp",
+    "upsample_nearest2d": "image/resize_nearest_neighbor_v2/examples/test_aclnn_upsample_nearest2d.cpp",
+    "upsample_nearest3d": "image/upsample_nearest3d/examples/test_aclnn_upsample_nearest3d.cpp",
+    "upsample_nearest_exact1d": "image/upsample_nearest/examples/test_aclnn_upsample_nearest.cpp",
+    "upsample_nearest_exact1d_uint8": "image/upsample_nearest/examples/test_aclnn_upsample_nearest_exact1d_uint8.cpp",
+    "upsample_nearest_exact2d": "image/upsample_nearest/examples/test_aclnn_upsample_nearest_exact2d.cpp",
+    "upsample_nearest_exact2d_uint8": "image/upsample_nearest/examples/test_aclnn_upsample_nearest_exact2d_uint8.cpp",
+    "upsample_nearest_exact3d": "image/upsample_nearest_exact3d/examples/test_aclnn_upsample_nearest_exact3d.cpp",
 }
 
 
@@ -44,8 +60,30 @@ def _source(rel: str) -> str | None:
     return None
 
 
+def _ratios(in_sizes, out_sizes):
+    return [np.float32(i) / np.float32(o) for i, o in zip(in_sizes, out_sizes)]
+
+
 def _expected(name: str) -> np.ndarray:
     """The programs' results from the independent models of tests/reference.py (the inputs are the programs')."""
+    x9, x8 = np.arange(9, dtype=np.float32).reshape(1, 3, 3), np.arange(8, dtype=np.float32).reshape(1, 1, 4, 2)
+    x48 = np.arange(1, 49, dtype=np.float32).reshape(2, 2, 2, 2, 3)
+    if name in ("upsample_linear1d", "resize_linear"):  # (1, 1, 2) -> 3, no alignCorners, scale -1: the sizes' ratio
+        x = np.array([[[1.0, 1.0]]] if name == "upsample_linear1d" else [[[1.0, 4.0]]], np.float32)
+        lo, hi, wl, wh = forward_axis(3, 2, False, np.float32(2) / np.float32(3))
+        return wl * x[..., lo] + wh * x[..., hi]
+    if name == "upsample_nearest1d":
+        return nearest_resize(x9, (5,), _ratios((3,), (5,)))
+    if name == "upsample_nearest2d":
+        return nearest_resize(x8, (8, 4), _ratios((4, 2), (8, 4)))
+    if name == "upsample_nearest3d":
+        return nearest_resize(x48, (1, 1, 1), _ratios((2, 2, 3), (1, 1, 1)))
+    if name.startswith("upsample_nearest_exact1d"):
+        return nearest_resize(x9, (5,), _ratios((3,), (5,)), exact=True)
+    if name.startswith("upsample_nearest_exact2d"):
+        return nearest_resize(x8, (8, 4), _ratios((4, 2), (8, 4)), exact=True)
+    if name == "upsample_nearest_exact3d":
+        return nearest_resize(x48, (1, 1, 1), _ratios((2, 2, 3), (1, 1, 1)), exact=True)
     x36 = np.arange(1, 37, dtype=np.float32).reshape(1, 1, 6, 6)
     box = np.array([[0.0, -2.0, -2.0, 22.0, 22.0]], np.float32)
     if name == "roi_align_v2":  # pooled 3x3, samplingRatio 2, spatialScale 0.25, aligned=false

@@ -121,11 +121,12 @@ def _dim(a: Any, axis: int, rank: int | None = None, missing: int | None = 0) ->
 def _spatial_shape(x: Any, sizes: Sequence[int], fmt: str) -> tuple[int, ...]:
     """The shape of a resize of ``x`` to the spatial ``sizes`` in layout ``fmt`` (N, C first or C last).
 
-    A rank that does not fit the sizes gives the sizes alone: the library reports the rank.
+    When the sizes do not fit the rank, ``x``'s own shape: the library then reports the rank or the sizes'
+    length (as it would for a caller's ``out`` of the right rank).
     """
     dims = _dims(x)
     if len(dims) != len(sizes) + 2:
-        return tuple(sizes)
+        return tuple(dims)
     if fmt.endswith("C"):  # NHWC, NDHWC, NLC
         return (dims[0], *sizes, dims[-1])
     return (dims[0], dims[1], *sizes)

@@ -70,6 +70,14 @@ typedef struct emu_op_def {
     static const emu_op_def OP = {                                                                         \
         .name = api_name, .tensor_names = names, .n_inputs = inputs, .n_outputs = outputs, .run = run_fn}
 
+/* An operator's phase two, `api`(workspace, workspaceSize, executor, stream), for the OP of its file. */
+#define EMU_DEFINE_PHASE_TWO(api)                                                                          \
+    ACLNN_API aclnnStatus api(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,             \
+                              aclrtStream stream)                                                          \
+    {                                                                                                      \
+        return emu_executor_launch(&OP, workspace, workspaceSize, executor, stream);                      \
+    }
+
 /* Everything one execution needs: a snapshot of the executor taken at launch. */
 typedef struct emu_launch {
     const emu_op_def *op;

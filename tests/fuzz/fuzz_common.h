@@ -89,7 +89,12 @@ typedef struct ftensor {
 
 static size_t item_size(aclDataType dt)
 {
-    return dt == ACL_FLOAT16 || dt == ACL_BF16 ? 2 : dt == ACL_DOUBLE || dt == ACL_INT64 ? 8 : 4;
+    switch (dt) {
+    case ACL_UINT8: case ACL_INT8: case ACL_BOOL: return 1;
+    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
+    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: return 8;
+    default: return 4;
+    }
 }
 
 /* Builds a tensor over a fresh block filled with data from the reader (or the guard byte). */
@@ -135,7 +140,9 @@ static void make_tensor(reader *r, ftensor *f, const int64_t *dims, uint64_t ndi
     if (!fill_guard) {
         for (int64_t e = 0; e < elems; e++) {
             float v = take_float(r, scale);
-            if (f->item == 4) {
+            if (f->item == 1) {
+                b[e] = (uint8_t)(int)(v == v && v > -1e9f && v < 1e9f ? v : 0.0f);
+            } else if (f->item == 4) {
                 memcpy(b + e * 4, &v, 4);
             } else if (f->item == 2) {
                 uint32_t bits;

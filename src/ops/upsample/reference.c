@@ -6,7 +6,9 @@
  *     out[i] = wl * in[lo] + wh * in[hi]    (or in[lo] where the kernel copies);
  * a gradient pass is its transpose, scattering each gradOut value to the
  * taps of its index in index order,
- *     out[lo] += wl * g[i],  out[hi] += wh * g[i].
+ *     out[lo] += wl * g[i],  out[hi] += wh * g[i]
+ * (a nearest gradient sums each input's range of gradOut instead, as CANN's
+ * kernels take it; the nearest forward is a gather, nearest.c).
  * The taps are upsample_tap_of's. The AscendC kernels' cube tiles are then
  * applied to non-finite inputs (cube.c), as after the fast paths.
  *
@@ -56,6 +58,15 @@ static void pass(const upsample_plan *p, int a, const float *src, float *dst, co
             const float *s = src + o * n_src * inner + q;
             float *d = dst + o * len * inner + q;
             const int64_t taps = p->backward ? n_src : len; /* the index the taps belong to */
+            if (p->backward && p->mode != UPSAMPLE_LINEAR) { /* nearest: each input sums its range of gradOut */
+                for (int64_t i = 0; i < len; i++) {
+                    int64_t lo, hi;
+                    upsample_nearest_grad_range(p, a, i, &lo, &hi);
+                    for (int64_t g = lo; g < hi; g++)
+                        d[i * inner] += s[g * inner];
+                }
+                continue;
+            }
             for (int64_t i = 0; i < taps; i++) {
                 const upsample_tap t = upsample_tap_of(p, a, i);
                 if (p->backward && t.count == 1) {

@@ -9,11 +9,27 @@
 
 #include "upsample.h"
 
+void upsample_nearest_grad_range(const upsample_plan *p, int axis, int64_t i, int64_t *lo, int64_t *hi)
+{
+    const upsample_axis *a = &p->axis[axis];
+    const float shift = p->mode == UPSAMPLE_NEAREST_EXACT ? 0.5f : 0.0f;
+    const float l = ceilf((float)i * a->ratio - shift), h = ceilf((float)(i + 1) * a->ratio - shift);
+    *lo = l < (float)a->out ? (l > 0.0f ? (int64_t)l : 0) : a->out;
+    *hi = h < (float)a->out ? (h > 0.0f ? (int64_t)h : 0) : a->out;
+}
+
 upsample_tap upsample_tap_of(const upsample_plan *p, int axis, int64_t i)
 {
     const upsample_axis *a = &p->axis[axis];
     const int64_t last = a->in - 1;
     upsample_tap t = {.lo = 0, .hi = 0, .wl = 1.0f, .wh = 0.0f, .count = 0};
+    if (p->mode != UPSAMPLE_LINEAR) {
+        /* UpsampleNearest(3d) and ResizeNearestNeighborV2: index (+0.5), times the ratio, floored, clamped. */
+        const float c = p->mode == UPSAMPLE_NEAREST_EXACT ? ((float)i + 0.5f) * a->ratio : (float)i * a->ratio;
+        t.lo = t.hi = a->skip ? (i < last ? i : last) : c < (float)last ? (int64_t)floorf(c) : last;
+        t.count = 1;
+        return t;
+    }
     if (a->skip) { /* the kernel copies along this axis */
         if (i > last && p->drop_past_end)
             return t;

@@ -74,6 +74,8 @@ int upsample_forward(const emu_view *in, const emu_view *out, const upsample_pla
         upsample_copy(in, out, p);
         return 0;
     }
+    if (p->mode != UPSAMPLE_LINEAR)
+        return upsample_nearest_forward(in, out, p, msg, cap);
     if (!fast_covers(p))
         return upsample_reference_forward(in, out, p, msg, cap);
     if (p->axes == 1) {

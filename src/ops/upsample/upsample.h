@@ -23,7 +23,9 @@ enum { UPSAMPLE_IN, UPSAMPLE_OUT };
 enum { UPSAMPLE_W = 0, UPSAMPLE_H = 1, UPSAMPLE_D = 2, UPSAMPLE_MAX_AXES = 3 };
 
 typedef enum upsample_mode {
-    UPSAMPLE_LINEAR, /* bilinear / linear / trilinear: two taps per axis */
+    UPSAMPLE_LINEAR,        /* bilinear / linear / trilinear: two taps per axis */
+    UPSAMPLE_NEAREST,       /* source floor(i * ratio), clamped: one tap */
+    UPSAMPLE_NEAREST_EXACT, /* source floor((i + 0.5) * ratio), clamped: one tap */
 } upsample_mode;
 
 /* Which of CANN's kernels the op_api launches (the op file says which for its API and SoC). */
@@ -83,6 +85,14 @@ int upsample_reference_forward(const emu_view *in, const emu_view *out, const up
                                size_t cap);
 int upsample_reference_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p, char *msg,
                                 size_t cap);
+
+/* The nearest modes' forward (nearest.c): a gather of whole elements, bytes unchanged, any dtype; it is its
+ * own reference. */
+int upsample_nearest_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap);
+
+/* A nearest gradient's sources for input index i of an axis: gradOut indices [*lo, *hi), as CANN's
+ * gradient kernels take them from the axis' ratio (gradOut indices per input index here). */
+void upsample_nearest_grad_range(const upsample_plan *p, int axis, int64_t i, int64_t *lo, int64_t *hi);
 
 /* Fast paths (2 spatial axes, linear). */
 int upsample_bilinear2d_fast_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg,

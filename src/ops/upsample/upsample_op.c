@@ -92,3 +92,68 @@ int upsample_create(const emu_op_def *op, const aclTensor *in, const aclTensor *
     const aclTensor *tensors[] = {[UPSAMPLE_IN] = in, [UPSAMPLE_OUT] = out};
     return emu_executor_create(op, tensors, p, sizeof *p, workspace, attrs, workspace_size, executor);
 }
+
+bool upsample_channels_last(aclFormat format)
+{
+    return format == ACL_FORMAT_NHWC || format == ACL_FORMAT_NDHWC;
+}
+
+void upsample_sizes_from(const aclTensor *self, const aclIntArray *output_size, upsample_plan *p)
+{
+    upsample_read_sizes(self->dims, p->nhwc, p);
+    for (int a = 0; a < p->axes; a++)
+        p->axis[a].out = output_size->values[p->axes - 1 - a];
+}
+
+int upsample_check_out_shape(const char *api, const aclTensor *out, const upsample_plan *p)
+{
+    int64_t want[2 + UPSAMPLE_MAX_AXES];
+    const int last = p->axes + 1;
+    want[0] = p->n;
+    want[p->nhwc ? last : 1] = p->c;
+    for (int a = 0; a < p->axes; a++)
+        want[(p->nhwc ? last - 1 : last) - a] = p->axis[a].out;
+    return emu_check_shape(api, out, "out", want, (uint64_t)last + 1, " (self's N and C, outputSize)");
+}
+
+void upsample_nearest_ratios(upsample_plan *p, bool scales_on_910b)
+{
+    const bool soc950 = emu_soc_current()->family == EMU_SOC_950;
+    for (int a = 0; a < p->axes; a++) {
+        upsample_axis *ax = &p->axis[a];
+        if (soc950 && ax->scale > 0)
+            ax->ratio = 1.0f / (float)ax->scale;
+        else if (!soc950 && scales_on_910b && ax->scale > 0)
+            ax->ratio = (float)(1.0 / ax->scale);
+        else
+            ax->ratio = (float)ax->in / (float)ax->out;
+    }
+}
+
+int upsample_check_volume(const char *api, const aclTensor *self, const aclIntArray *output_size,
+                          const aclTensor *out, upsample_plan *p)
+{
+    EMU_TRY(emu_check_each_rank(api, EMU_EACH(EMU_WANT(self, 5), EMU_WANT(out, 5))));
+    EMU_TRY(emu_check_array_len(api, output_size, "outputSize", 3, ""));
+    p->nhwc = upsample_channels_last(self->format);
+    upsample_sizes_from(self, output_size, p);
+    EMU_TRY(upsample_check_positive(api, p));
+    if (p->c <= 0)
+        return emu_error(ACLNN_ERR_PARAM_INVALID, api, "Non-empty 5D data tensor expected but got C=%lld",
+                         (long long)p->c);
+    return 0;
+}
+
+int upsample_nearest_create(const emu_op_def *op, const char *api, const aclTensor *self, aclTensor *out,
+                            upsample_plan *p, uint64_t *workspace_size, aclOpExecutor **executor)
+{
+    uint64_t ws = 0; /* empty tensors: CANN returns before any kernel, with a workspace of 0 */
+    if (emu_tensor_numel(self) > 0 && emu_tensor_numel(out) > 0) {
+        EMU_TRY(emu_check_output_writable(api, out, "out"));
+        p->kernel = UPSAMPLE_KERNEL_TBE;
+        const size_t item = emu_dtype_size(self->dtype);
+        ws = (emu_tensor_contiguous(self) ? 0 : emu_ws_bytes(emu_tensor_numel(self), item)) +
+             (emu_tensor_contiguous(out) ? 0 : emu_ws_bytes(emu_tensor_numel(out), item));
+    }
+    return upsample_create(op, self, out, p, ws, workspace_size, executor);
+}

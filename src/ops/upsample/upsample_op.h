@@ -36,6 +36,30 @@ float upsample_ratio(int64_t in, int64_t out, bool align_corners, float scale, f
  * ratio 1, and the H pass at ratio 1 only when the W pass ran. */
 void upsample_skip_unit_ratios(upsample_plan *p);
 
+/* The layout of an upsample API's tensor of 2 + p->axes dims: channels last (NHWC, NDHWC, NLC). */
+bool upsample_channels_last(aclFormat format);
+
+/* Reads p->n, p->c and the axes' input sizes from self's dims, and the output sizes from outputSize. */
+void upsample_sizes_from(const aclTensor *self, const aclIntArray *output_size, upsample_plan *p);
+
+/* out's shape must be self's with the spatial dims of outputSize: "<param> shape must be (..) (...), got (..)". */
+int upsample_check_out_shape(const char *api, const aclTensor *out, const upsample_plan *p);
+
+/* The nearest kernels' ratio of each axis (UpsampleNearest3d, UpsampleNearest and ResizeNearestNeighborV2
+ * alike): on Atlas A2 float(1 / scale) for a positive scale when the op_api passes the scales on
+ * (`scales_on_910b`), on Ascend950 1.0f / float(scale) for each positive scale; else float(in) / float(out). */
+void upsample_nearest_ratios(upsample_plan *p, bool scales_on_910b);
+
+/* The shape checks of the 3-D nearest APIs (CheckShape, CheckInputElement): 5-D self and out, 3 output
+ * sizes, all sizes > 0, a C > 0; fills the plan's layout and sizes. */
+int upsample_check_volume(const char *api, const aclTensor *self, const aclIntArray *output_size,
+                          const aclTensor *out, upsample_plan *p);
+
+/* Phase one's end for the nearest forwards: an empty tensor launches nothing, else out must be writable
+ * and the gather's only workspace is the Contiguous copies. */
+int upsample_nearest_create(const emu_op_def *op, const char *api, const aclTensor *self, aclTensor *out,
+                            upsample_plan *p, uint64_t *workspace_size, aclOpExecutor **executor);
+
 /* Phase one's last step: logs what runs (the kernel CANN's op_api launches, its ratios)
  * and creates the executor over the API's input and out. */
 int upsample_create(const emu_op_def *op, const aclTensor *in, const aclTensor *out, const upsample_plan *p,

@@ -112,8 +112,4 @@ ACLNN_API aclnnStatus aclnnRoiAlignGetWorkspaceSize(const aclTensor *self, const
     return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
 }
 
-ACLNN_API aclnnStatus aclnnRoiAlign(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                    const aclrtStream stream)
-{
-    return emu_executor_launch(&OP, workspace, workspaceSize, executor, stream);
-}
+EMU_DEFINE_PHASE_TWO(aclnnRoiAlign)

@@ -118,8 +118,4 @@ ACLNN_API aclnnStatus aclnnRoiAlignV2GetWorkspaceSize(const aclTensor *self, con
     return emu_executor_create(&OP, tensors, &p, sizeof p, ws, attrs, workspaceSize, executor);
 }
 
-ACLNN_API aclnnStatus aclnnRoiAlignV2(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                      aclrtStream stream)
-{
-    return emu_executor_launch(&OP, workspace, workspaceSize, executor, stream);
-}
+EMU_DEFINE_PHASE_TWO(aclnnRoiAlignV2)

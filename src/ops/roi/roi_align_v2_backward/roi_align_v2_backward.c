@@ -184,8 +184,4 @@ ACLNN_API aclnnStatus aclnnRoiAlignV2BackwardGetWorkspaceSize(
                                workspaceSize, executor);
 }
 
-ACLNN_API aclnnStatus aclnnRoiAlignV2Backward(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                              aclrtStream stream)
-{
-    return emu_executor_launch(&OP, workspace, workspaceSize, executor, stream);
-}
+EMU_DEFINE_PHASE_TWO(aclnnRoiAlignV2Backward)

@@ -204,8 +204,4 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dGetWorkspaceSize(const aclTensor *s
     return upsample_create(&OP, self, out, &p, ws, workspaceSize, executor);
 }
 
-ACLNN_API aclnnStatus aclnnUpsampleBilinear2d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                              aclrtStream stream)
-{
-    return emu_executor_launch(&OP, workspace, workspaceSize, executor, stream);
-}
+EMU_DEFINE_PHASE_TWO(aclnnUpsampleBilinear2d)

@@ -139,8 +139,4 @@ ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
     return upsample_create(&OP, gradOut, out, &p, ws, workspaceSize, executor);
 }
 
-ACLNN_API aclnnStatus aclnnUpsampleBilinear2dBackward(void *workspace, uint64_t workspaceSize,
-                                                      aclOpExecutor *executor, aclrtStream stream)
-{
-    return emu_executor_launch(&OP, workspace, workspaceSize, executor, stream);
-}
+EMU_DEFINE_PHASE_TWO(aclnnUpsampleBilinear2dBackward)

@@ -91,8 +91,4 @@ ACLNN_API aclnnStatus aclnnUpsampleLinear1dGetWorkspaceSize(const aclTensor *sel
     return upsample_create(&OP, self, out, &p, ws, workspaceSize, executor);
 }
 
-ACLNN_API aclnnStatus aclnnUpsampleLinear1d(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                                            aclrtStream stream)
-{
-    return emu_executor_launch(&OP, workspace, workspaceSize, executor, stream);
-}
+EMU_DEFINE_PHASE_TWO(aclnnUpsampleLinear1d)

@@ -1,0 +1,46 @@
+/*
+ * aclnn-emu: aclnnUpsampleNearest2d.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef ACLNNOP_ACLNN_UPSAMPLE_NEAREST_2D_H_
+#define ACLNNOP_ACLNN_UPSAMPLE_NEAREST_2D_H_
+
+#include "aclnn/aclnn_base.h"
+#include "aclnn_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Phase one: validates, plans, and returns the workspace size and an executor.
+ *
+ * 2-D nearest-neighbour resize, as torch.nn.functional.interpolate(mode="nearest") with a size: source
+ * floor(i * in / out) per axis (CANN's ResizeNearestNeighborV2; no scales).
+ * Elements are copied whole: any listed dtype keeps its bits.
+ *
+ * @param self         (N, C, H, W) NCHW or (N, H, W, C) NHWC; FLOAT, FLOAT16, BF16, DOUBLE or UINT8; any strides
+ * @param outputSize   host array (outH, outW), > 0
+ * @param out          self's dtype and format, (N, C, outH, outW) or (N, outH, outW, C)
+ * @param workspaceSize [out] bytes of workspace phase two needs (0 for empty tensors)
+ * @param executor      [out] the executor for phase two
+ * @returns ACLNN_SUCCESS; ACLNN_ERR_PARAM_NULLPTR (161001) for a NULL argument; ACLNN_ERR_PARAM_INVALID
+ *          (161002) for, in CANN's order, dtypes, outputSize's length, the rank, the formats, sizes of 0, out's shape.
+ */
+ACLNN_API aclnnStatus aclnnUpsampleNearest2dGetWorkspaceSize(
+    const aclTensor *self, const aclIntArray *outputSize, aclTensor *out, uint64_t *workspaceSize,
+    aclOpExecutor **executor);
+
+/**
+ * Phase two: enqueues the computation on stream and returns at once.
+ * Errors as the other operators' phase two (a stale or used executor, a short workspace).
+ */
+ACLNN_API aclnnStatus aclnnUpsampleNearest2d(
+    void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACLNNOP_ACLNN_UPSAMPLE_NEAREST_2D_H_ */

@@ -1,0 +1,54 @@
+"""Shared cases for the nearest(-exact) upsample operators' tests (in their folders under src/ops/upsample/)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reference import F32, nearest_resize
+
+try:
+    import torch
+except ImportError:  # pragma: no cover
+    torch = None
+
+DTYPES = ["float32", "float16", "bfloat16", "float64", "uint8"]
+
+
+def array(rng, shape, dtype):
+    """Random values of a dtype (bfloat16 through ml_dtypes), exactly representable in it."""
+    if dtype == "bfloat16":
+        dt = pytest.importorskip("ml_dtypes").bfloat16
+    else:
+        dt = np.dtype(dtype)
+    if dtype == "uint8":
+        return rng.integers(0, 256, shape).astype(np.uint8)
+    return rng.standard_normal(shape).astype(dt)
+
+
+def size_ratios(in_sizes, out_sizes):
+    """The sizes' ratio per axis, float32 as the kernels' tilings compute it."""
+    return [F32(i) / F32(o) for i, o in zip(in_sizes, out_sizes)]
+
+
+def check_against_model(fn, x, out_sizes, ratios, exact, channels_last=False, **kw):
+    got = fn(x, out_sizes, **kw)
+    want = nearest_resize(x, out_sizes, ratios, exact, channels_last)
+    assert got.dtype == x.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got.view(np.uint8), np.ascontiguousarray(want).view(np.uint8))
+
+
+def check_against_torch(fn, x, out_sizes, mode, **kw):
+    if torch is None:
+        pytest.skip("torch is not installed")
+    ref = torch.nn.functional.interpolate(torch.from_numpy(x), size=tuple(out_sizes), mode=mode)
+    np.testing.assert_array_equal(fn(x, out_sizes, **kw), ref.numpy())
+
+
+def check_message(fn, args, kw, message):
+    from aclnn_emu import ParamInvalidError
+
+    with pytest.raises(ParamInvalidError) as e:
+        fn(*args, **kw)
+    assert e.value.status == 161002
+    assert message in e.value.message, e.value.message
