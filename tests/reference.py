@@ -607,3 +607,29 @@ def nearest_resize(x, out_sizes, ratios, exact=False, channels_last=False):
         src = np.floor((i * F32(ratio)).astype(F32)).astype(np.int64)
         y = np.take(y, np.minimum(src, x.shape[axis] - 1), axis=axis)
     return y
+
+
+def cann_trilinear3d(x, out, align, scales=(0.0, 0.0, 0.0)):
+    """ResizeUpsampleTrilinear (Atlas A2): W, then H, then D, each pass in float32 with the op_api's ratio
+    (1 for an unchanged size; 1 / scale only when all three are positive), skipped at 1 but for D when all are."""
+    y = x.astype(np.float32)
+    all_scales = all(s > 0 for s in scales)
+    ratios = []
+    for n_in, n_out, s in zip(x.shape[2:], out, scales):
+        if n_in == n_out:
+            r = F32(1)
+        elif align:
+            r = F32(n_in - 1) / F32(n_out - 1) if n_out > 1 else F32(0)
+        else:
+            r = F32(1.0 / s) if all_scales else F32(n_in) / F32(n_out)
+        ratios.append(r)
+    unit = [abs(r - 1) < 1e-6 for r in ratios]
+    for axis in (4, 3, 2):
+        k = axis - 2
+        skip = unit[k] and not (axis == 2 and all(unit))
+        lo, hi, wl, wh = forward_axis(out[k], x.shape[axis], align, ratios[k], skip)
+        shape = [1] * 5
+        shape[axis] = -1
+        a, b = np.take(y, lo, axis=axis), np.take(y, hi, axis=axis)
+        y = (wl.reshape(shape) * a + wh.reshape(shape) * b).astype(np.float32) if not skip else a
+    return y

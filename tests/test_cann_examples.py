@@ -21,6 +21,7 @@ from aclnn_emu import cli
 
 from reference import (
     cann_roi_align_forward,
+    cann_trilinear3d,
     forward_axis,
     nearest_resize,
     upsample_bilinear2d_backward,
@@ -45,6 +46,7 @@ EXAMPLES = {
     "upsample_nearest_exact2d": "image/upsample_nearest/examples/test_aclnn_upsample_nearest_exact2d.cpp",
     "upsample_nearest_exact2d_uint8": "image/upsample_nearest/examples/test_aclnn_upsample_nearest_exact2d_uint8.cpp",
     "upsample_nearest_exact3d": "image/upsample_nearest_exact3d/examples/test_aclnn_upsample_nearest_exact3d.cpp",
+    "upsample_trilinear3d": "image/resize_upsample_trilinear/examples/test_aclnn_upsample_trilinear3d.cpp",
 }
 
 
@@ -82,6 +84,8 @@ def _expected(name: str) -> np.ndarray:
         return nearest_resize(x9, (5,), _ratios((3,), (5,)), exact=True)
     if name.startswith("upsample_nearest_exact2d"):
         return nearest_resize(x8, (8, 4), _ratios((4, 2), (8, 4)), exact=True)
+    if name == "upsample_trilinear3d":  # (1, 1, 2, 2, 2) of 1..8 -> (4, 4, 4), no alignCorners, no scales
+        return cann_trilinear3d(np.arange(1, 9, dtype=np.float32).reshape(1, 1, 2, 2, 2), (4, 4, 4), False)
     if name == "upsample_nearest_exact3d":
         return nearest_resize(x48, (1, 1, 1), _ratios((2, 2, 3), (1, 1, 1)), exact=True)
     x36 = np.arange(1, 37, dtype=np.float32).reshape(1, 1, 6, 6)
