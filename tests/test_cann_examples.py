@@ -47,6 +47,8 @@ EXAMPLES = {
     "upsample_nearest_exact2d_uint8": "image/upsample_nearest/examples/test_aclnn_upsample_nearest_exact2d_uint8.cpp",
     "upsample_nearest_exact3d": "image/upsample_nearest_exact3d/examples/test_aclnn_upsample_nearest_exact3d.cpp",
     "upsample_trilinear3d": "image/resize_upsample_trilinear/examples/test_aclnn_upsample_trilinear3d.cpp",
+    "upsample_linear1d_backward": "image/upsample_bilinear2d_grad/examples/test_aclnn_upsample_linear1d_backward.cpp",
+    "resize_linear_grad": "image/resize_linear_grad/examples/test_aclnn_resize_linear_grad.cpp",
 }
 
 
@@ -84,6 +86,14 @@ def _expected(name: str) -> np.ndarray:
         return nearest_resize(x9, (5,), _ratios((3,), (5,)), exact=True)
     if name.startswith("upsample_nearest_exact2d"):
         return nearest_resize(x8, (8, 4), _ratios((4, 2), (8, 4)), exact=True)
+    if name in ("upsample_linear1d_backward", "resize_linear_grad"):  # gradOut (1, 1, 3) = 1, 2, 3 into L = 6
+        # alignCorners: the ratio (6 - 1) / (3 - 1) = 2.5 whatever the scale (1.1); each value to its two taps
+        g, out = np.array([1.0, 2.0, 3.0]), np.zeros(6)
+        lo, hi, wl, wh = forward_axis(3, 6, True, np.float32(2.5))
+        for j in range(3):
+            out[lo[j]] += wl[j] * g[j]
+            out[hi[j]] += wh[j] * g[j]
+        return out
     if name == "upsample_trilinear3d":  # (1, 1, 2, 2, 2) of 1..8 -> (4, 4, 4), no alignCorners, no scales
         return cann_trilinear3d(np.arange(1, 9, dtype=np.float32).reshape(1, 1, 2, 2, 2), (4, 4, 4), False)
     if name == "upsample_nearest_exact3d":
