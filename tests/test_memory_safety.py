@@ -158,6 +158,41 @@ def test_c_view_past_a_malloc_block_is_refused_in_every_mode(tmp_path):
         assert r.returncode == 0 and r.stdout.strip() == "ok", (strict, r.stdout, r.stderr)
 
 
+def test_memcpy_from_a_short_malloc_block_reads_only_the_block(tmp_path):
+    # CANN's test_aclnn_upsample_nearest.cpp copies a 5-float vector into a 15-float tensor.
+    for strict in ("0", "1"):
+        r = run_python(
+            """
+            import ctypes, warnings, aclnn_emu
+            from aclnn_emu import ffi, lib
+            aclnn_emu.ensure_device()
+            libc = ctypes.CDLL(None)
+            libc.malloc.restype = ctypes.c_void_p
+            src = libc.malloc(24)
+            ctypes.memset(src, 0x41, 24)
+            dev = aclnn_emu.DeviceBuffer(256)
+            lib.aclrtMemset(dev.handle, 256, 0x7f, 256)
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                st = lib.aclrtMemcpy(dev.handle, 256, ffi.cast("void *", src), 200, lib.ACL_MEMCPY_HOST_TO_DEVICE)
+                aclnn_emu.synchronize_device()
+            back = bytes(ffi.buffer(ffi.cast("char *", dev.handle), 256))
+            m = ffi.string(lib.aclGetRecentErrMsg()).decode()
+            usable = back.index(b"\\x00") if st == 0 else 0
+            print(st, usable, back[200:].count(b"\\x7f") == 56, back[usable:200].count(b"\\x00") == 200 - usable,
+                  "copied as zeros" in m or any("copied as zeros" in str(x.message) for x in w))
+            libc.free(ctypes.c_void_p(src))
+            """,
+            env={"ACLNN_EMU_STRICT": strict},
+        )
+        assert r.returncode == 0, r.stderr
+        st, usable, tail_kept, zeros, told = r.stdout.split()
+        if strict == "1":
+            assert st == "107000" and told == "True"
+        else:
+            assert st == "0" and 24 <= int(usable) <= 40 and tail_kept == zeros == told == "True", r.stdout
+
+
 # ---- 4. the block cache -------------------------------------------------------
 
 

@@ -717,8 +717,22 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
         st = emu_mem_check_read(src, count, api);
     if (st)
         return st;
-    if (count)
-        memmove(dst, src, count);
+    /* A source that is the start of a host allocation shorter than count (a caller's bug: CANN's own
+     * test_aclnn_upsample_nearest.cpp copies a 5-float vector into a 15-float tensor): only the
+     * allocation is read, the rest arrives as zeros, and the caller hears of it (strict mode: refused). */
+    size_t readable = count, host_size = 0;
+    emu_block_info b;
+    if (count && !emu_mem_find(src, 1, &b) && emu_host_alloc_size(src, &host_size) && host_size < count) {
+        if ((st = emu_misuse(ACL_ERROR_RT_PARAM_INVALID, api, "src %p is a %zu-byte host allocation but count is "
+                             "%zu; the %zu bytes past its end are copied as zeros", src, host_size, count,
+                             count - host_size)) != 0)
+            return st;
+        readable = host_size;
+    }
+    if (readable)
+        memmove(dst, src, readable);
+    if (readable < count)
+        memset((char *)dst + readable, 0, count - readable);
     emu_log(EMU_LOG_INFO, "%s dst=%p destMax=%zu src=%p count=%zu kind=%s -> 0", api, dst, destMax, src, count,
             kind_names[kind]);
     return ACL_SUCCESS;
