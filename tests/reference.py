@@ -633,3 +633,18 @@ def cann_trilinear3d(x, out, align, scales=(0.0, 0.0, 0.0)):
         a, b = np.take(y, lo, axis=axis), np.take(y, hi, axis=axis)
         y = (wl.reshape(shape) * a + wh.reshape(shape) * b).astype(np.float32) if not skip else a
     return y
+
+
+def nearest_grad(g, in_sizes, steps, exact=False, channels_last=False):
+    """Nearest(-exact) gradient as CANN's kernels gather it: along each spatial axis (innermost first), input
+    index i sums gradOut over [ceil(float32(i) * s [- 0.5]), ceil(float32(i + 1) * s [- 0.5])), clamped, in float64."""
+    axes = list(range(1, 1 + len(in_sizes))) if channels_last else list(range(2, 2 + len(in_sizes)))
+    y = g.astype(np.float64)
+    shift = F32(0.5) if exact else F32(0)
+    for axis, n_in, s in reversed(list(zip(axes, in_sizes, steps))):
+        n_out = y.shape[axis]
+        i = np.arange(n_in + 1, dtype=F32)
+        edges = np.clip(np.ceil((i * F32(s) - shift).astype(F32)), 0, n_out).astype(np.int64)
+        parts = [np.take(y, range(a, b), axis=axis).sum(axis=axis, keepdims=True) for a, b in zip(edges, edges[1:])]
+        y = np.concatenate(parts, axis=axis)
+    return y

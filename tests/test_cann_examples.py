@@ -23,6 +23,7 @@ from reference import (
     cann_roi_align_forward,
     cann_trilinear3d,
     forward_axis,
+    nearest_grad,
     nearest_resize,
     upsample_bilinear2d_backward,
     upsample_bilinear2d_forward,
@@ -47,6 +48,10 @@ EXAMPLES = {
     "upsample_nearest_exact2d_uint8": "image/upsample_nearest/examples/test_aclnn_upsample_nearest_exact2d_uint8.cpp",
     "upsample_nearest_exact3d": "image/upsample_nearest_exact3d/examples/test_aclnn_upsample_nearest_exact3d.cpp",
     "upsample_trilinear3d": "image/resize_upsample_trilinear/examples/test_aclnn_upsample_trilinear3d.cpp",
+    "upsample_nearest3d_backward": "image/upsample_nearest3d_grad/examples/test_aclnn_upsample_nearest3d_grad.cpp",
+    "upsample_nearest_exact3d_backward": (
+        "image/upsample_nearest_exact3d_grad/examples/test_aclnn_upsample_nearest_exact3d_grad.cpp"
+    ),
     "upsample_linear1d_backward": "image/upsample_bilinear2d_grad/examples/test_aclnn_upsample_linear1d_backward.cpp",
     "resize_linear_grad": "image/resize_linear_grad/examples/test_aclnn_resize_linear_grad.cpp",
 }
@@ -94,6 +99,9 @@ def _expected(name: str) -> np.ndarray:
             out[lo[j]] += wl[j] * g[j]
             out[hi[j]] += wh[j] * g[j]
         return out
+    if name.endswith("3d_backward"):  # gradOut (2, 2, 2, 2, 2) of 1..32 into (2, 2, 1, 1, 1)
+        g = np.arange(1, 33, dtype=np.float32).reshape(2, 2, 2, 2, 2)
+        return nearest_grad(g, (1, 1, 1), [np.float32(2)] * 3, exact="exact" in name)
     if name == "upsample_trilinear3d":  # (1, 1, 2, 2, 2) of 1..8 -> (4, 4, 4), no alignCorners, no scales
         return cann_trilinear3d(np.arange(1, 9, dtype=np.float32).reshape(1, 1, 2, 2, 2), (4, 4, 4), False)
     if name == "upsample_nearest_exact3d":

@@ -157,3 +157,36 @@ int upsample_nearest_create(const emu_op_def *op, const char *api, const aclTens
     }
     return upsample_create(op, self, out, p, ws, workspace_size, executor);
 }
+
+int upsample_check_volume_grad(const char *api, const aclTensor *grad_out, const aclIntArray *output_size,
+                               const aclIntArray *input_size, const aclTensor *grad_input, upsample_plan *p)
+{
+    EMU_TRY(emu_check_rank(api, grad_out, "gradOut", 5));
+    EMU_TRY(emu_check_array_len(api, output_size, "outputSize", 3, ""));
+    EMU_TRY(emu_check_array_len(api, input_size, "inputSize", 5, ""));
+    p->nhwc = upsample_channels_last(grad_out->format);
+    upsample_read_sizes(input_size->values, p->nhwc, p);
+    for (int a = 0; a < 3; a++)
+        p->axis[a].out = output_size->values[2 - a];
+    EMU_TRY(upsample_check_positive(api, p));
+    upsample_plan go = *p; /* gradOut's shape: the forward's output */
+    for (int a = 0; a < 3; a++)
+        go.axis[a].in = p->axis[a].out;
+    int64_t want[5];
+    want[0] = p->n;
+    want[p->nhwc ? 4 : 1] = p->c;
+    for (int a = 0; a < 3; a++)
+        want[(p->nhwc ? 3 : 4) - a] = go.axis[a].in;
+    EMU_TRY(emu_check_shape(api, grad_out, "gradOut", want, 5, " (inputSize's N and C, outputSize)"));
+    return emu_check_shape(api, grad_input, "gradInput", input_size->values, 5, " (inputSize)");
+}
+
+void upsample_nearest_grad_ratios(upsample_plan *p)
+{
+    const bool all = p->axis[0].scale > 0 && p->axis[1].scale > 0 && p->axis[2].scale > 0;
+    const bool soc950 = emu_soc_current()->family == EMU_SOC_950; /* there each positive scale counts */
+    for (int a = 0; a < p->axes; a++) {
+        upsample_axis *ax = &p->axis[a];
+        ax->ratio = (all || soc950) && ax->scale > 0 ? (float)ax->scale : (float)ax->out / (float)ax->in;
+    }
+}

@@ -55,6 +55,16 @@ void upsample_nearest_ratios(upsample_plan *p, bool scales_on_910b);
 int upsample_check_volume(const char *api, const aclTensor *self, const aclIntArray *output_size,
                           const aclTensor *out, upsample_plan *p);
 
+/* The shape checks of the 3-D nearest gradients (CheckUpsampleShape, CheckInputElement): 5-D gradOut,
+ * 3 output and 5 input sizes, all > 0, gradOut's and gradInput's shapes from them in gradOut's layout;
+ * fills the plan (axis in: the forward input's sizes, out: gradOut's). */
+int upsample_check_volume_grad(const char *api, const aclTensor *grad_out, const aclIntArray *output_size,
+                               const aclIntArray *input_size, const aclTensor *grad_input, upsample_plan *p);
+
+/* The nearest gradients' step per input index (gradOut indices): float(scale) when all scales are
+ * positive (the op_api passes them on; on Ascend950 each positive one), else float(out) / float(in). */
+void upsample_nearest_grad_ratios(upsample_plan *p);
+
 /* Phase one's end for the nearest forwards: an empty tensor launches nothing, else out must be writable
  * and the gather's only workspace is the Contiguous copies. */
 int upsample_nearest_create(const emu_op_def *op, const char *api, const aclTensor *self, aclTensor *out,

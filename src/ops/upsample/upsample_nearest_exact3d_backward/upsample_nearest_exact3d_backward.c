@@ -1,0 +1,47 @@
+/*
+ * aclnnUpsampleNearestExact3dBackward: checks in the order of CANN's op_api
+ * (image/upsample_nearest_exact3d_grad/op_host/op_api/aclnn_upsample_nearest_exact3d_backward.cpp) and the plan. Kernel:
+ * UpsampleNearestExact3dGrad (AICore on Atlas A2, FLOAT16 and BF16 cast to FLOAT and back;
+ * SIMT on Ascend950), NCDHW (NDHWC transposed to it and back): each input
+ * index i sums gradOut over [ceil(i * s - 0.5), ceil((i + 1) * s - 0.5)), clamped to
+ * gradOut's size, in float32, a pass per axis W, H, then D; s is the scale
+ * when all three are positive, else gradOut's size over the input's.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include "../upsample_op.h"
+#include "aclnnop/aclnn_upsample_nearest_exact3d_backward.h"
+
+#define OP_NAME "aclnnUpsampleNearestExact3dBackward"
+UPSAMPLE_DEFINE_OP(OP_NAME, "gradOut");
+
+ACLNN_API aclnnStatus aclnnUpsampleNearestExact3dBackwardGetWorkspaceSize(
+    const aclTensor *gradOut, const aclIntArray *outputSize, const aclIntArray *inputSize, double scalesD,
+    double scalesH, double scalesW, aclTensor *gradInput, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    emu_diag_api(__func__);
+    upsample_plan p = {.axes = 3, .mode = UPSAMPLE_NEAREST_EXACT, .backward = true, .kernel_name = "UpsampleNearestExact3dGrad",
+                       .axis = {[UPSAMPLE_W] = {.scale = scalesW}, [UPSAMPLE_H] = {.scale = scalesH},
+                                [UPSAMPLE_D] = {.scale = scalesD}}};
+    EMU_TRY(emu_check_args(API, EMU_ARGS(EMU_POINTER_ARG(workspaceSize), EMU_POINTER_ARG(executor),
+                                         EMU_TENSOR_ARG(gradOut), EMU_INT_ARRAY_ARG(outputSize),
+                                         EMU_INT_ARRAY_ARG(inputSize), EMU_TENSOR_ARG(gradInput))));
+    EMU_TRY(emu_check_dtype_in(API, gradOut, "gradOut", EMU_SET(aclDataType, ACL_FLOAT, ACL_FLOAT16, ACL_BF16)));
+    EMU_TRY(emu_check_dtype(API, gradInput, "gradInput", gradOut->dtype, " (gradOut's)"));
+    EMU_TRY(upsample_check_volume_grad(API, gradOut, outputSize, inputSize, gradInput, &p));
+    upsample_nearest_grad_ratios(&p);
+    for (int a = 0; a < 3; a++) /* the op_api refuses a step above 50 */
+        if (p.axis[a].ratio > 50.0f)
+            return emu_error(ACLNN_ERR_PARAM_INVALID, API, "scales must be at most 50, got %g along an axis",
+                             (double)p.axis[a].ratio);
+    uint64_t ws = 0; /* an empty gradOut: CANN returns before any kernel, with a workspace of 0 */
+    if (emu_tensor_numel(gradOut) > 0 && emu_tensor_numel(gradInput) > 0) {
+        EMU_TRY(emu_check_output_writable(API, gradInput, "gradInput"));
+        p.kernel = UPSAMPLE_KERNEL_TBE;
+        const int64_t n_g = emu_tensor_numel(gradOut), n_i = emu_tensor_numel(gradInput);
+        ws = emu_ws_bytes(n_g, 4) + 3 * emu_ws_bytes(n_i > n_g ? n_i : n_g, 4); /* FLOAT copy, the passes */
+    }
+    return upsample_create(&OP, gradOut, gradInput, &p, ws, workspaceSize, executor);
+}
+
+EMU_DEFINE_PHASE_TWO(aclnnUpsampleNearestExact3dBackward)
