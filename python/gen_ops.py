@@ -184,6 +184,10 @@ def _handle_function(d: dict[str, Any], op: str) -> str:
 
 def module(descriptions: list[dict[str, Any]]) -> str:
     """The source of _operators.py (as ruff formats it)."""
+    for d in descriptions:  # a docstring's first line must fit in 120 columns, indented
+        first = d["summary"].split("\n")[0]
+        if len(first) > 113:
+            raise SystemExit(f"gen_ops.py: {d['function']}: the summary's first line is {len(first)} > 113 chars")
     header = "\n".join([
         '"""The operators, one array-level and one handle-level function each.\n\n'
         "Generated at build time from src/ops/<family>/<name>/<name>.json by gen_ops.py; do not edit.\n"

@@ -41,6 +41,8 @@ EXAMPLES = {
     "resize_linear": "image/resize_linear/examples/test_aclnn_resize_linear.cpp",
     "upsample_nearest1d": "image/resize_nearest_neighbor_v2/examples/test_aclnn_upsample_nearest1d.cpp",
     "upsample_nearest2d": "image/resize_nearest_neighbor_v2/examples/test_aclnn_upsample_nearest2d.cpp",
+    "upsample_nearest1d_v2": "image/upsample_nearest3d/examples/test_aclnn_upsample_nearest1d_v2.cpp",
+    "upsample_nearest2d_v2": "image/upsample_nearest3d/examples/test_aclnn_upsample_nearest2d_v2.cpp",
     "upsample_nearest3d": "image/upsample_nearest3d/examples/test_aclnn_upsample_nearest3d.cpp",
     "upsample_nearest_exact1d": "image/upsample_nearest/examples/test_aclnn_upsample_nearest.cpp",
     "upsample_nearest_exact1d_uint8": "image/upsample_nearest/examples/test_aclnn_upsample_nearest_exact1d_uint8.cpp",
@@ -83,7 +85,9 @@ def _expected(name: str) -> np.ndarray:
         return wl * x[..., lo] + wh * x[..., hi]
     if name == "upsample_nearest1d":
         return nearest_resize(x9, (5,), _ratios((3,), (5,)))
-    if name == "upsample_nearest2d":
+    if name == "upsample_nearest1d_v2":  # (1, 3, 3) -> 6, scaleL 0 (its out host buffer is 6 floats of 18)
+        return nearest_resize(x9, (6,), _ratios((3,), (6,)))
+    if name in ("upsample_nearest2d", "upsample_nearest2d_v2"):
         return nearest_resize(x8, (8, 4), _ratios((4, 2), (8, 4)))
     if name == "upsample_nearest3d":
         return nearest_resize(x48, (1, 1, 1), _ratios((2, 2, 3), (1, 1, 1)))
