@@ -54,6 +54,9 @@ EXAMPLES = {
     "upsample_nearest_exact3d_backward": (
         "image/upsample_nearest_exact3d_grad/examples/test_aclnn_upsample_nearest_exact3d_grad.cpp"
     ),
+    "upsample_trilinear3d_backward": (
+        "image/upsample_trilinear3d_backward/examples/test_aclnn_upsample_trilinear3d_backward.cpp"
+    ),
     "upsample_linear1d_backward": "image/upsample_bilinear2d_grad/examples/test_aclnn_upsample_linear1d_backward.cpp",
     "resize_linear_grad": "image/resize_linear_grad/examples/test_aclnn_resize_linear_grad.cpp",
 }
@@ -103,6 +106,8 @@ def _expected(name: str) -> np.ndarray:
             out[lo[j]] += wl[j] * g[j]
             out[hi[j]] += wh[j] * g[j]
         return out
+    if name == "upsample_trilinear3d_backward":  # gradOut (2, 2, 2, 2, 2) of 1..32 into (2, 2, 1, 1, 1)
+        return np.arange(1, 33, dtype=np.float64).reshape(4, 8).sum(axis=1)
     if name.endswith("3d_backward"):  # gradOut (2, 2, 2, 2, 2) of 1..32 into (2, 2, 1, 1, 1)
         g = np.arange(1, 33, dtype=np.float32).reshape(2, 2, 2, 2, 2)
         return nearest_grad(g, (1, 1, 1), [np.float32(2)] * 3, exact="exact" in name)
