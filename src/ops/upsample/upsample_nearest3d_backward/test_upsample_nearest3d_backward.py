@@ -1,74 +1,11 @@
 """aclnnUpsampleNearest3dBackward against CANN's gather rule (tests/reference.py), torch's autograd, checks."""
 
-import numpy as np
 import pytest
-from upsample_nearest_cases import array, check_message
+from upsample_nearest3d_grad_cases import *  # noqa: F403 (the tests, run for this operator)
 
 import aclnn_emu
 
-from reference import F32, nearest_grad
 
-try:
-    import torch
-except ImportError:  # pragma: no cover
-    torch = None
-
-EXACT = False
-CASES = [
-    ((1, 2, 2, 3, 4), (4, 6, 8)),
-    ((2, 1, 5, 5, 5), (2, 3, 7)),
-    ((2, 2, 2, 2, 3), (1, 1, 1)),
-    ((1, 1, 3, 3, 3), (3, 3, 3)),
-]
-
-
-def steps(in_sizes, out_sizes):
-    return [F32(o) / F32(i) for i, o in zip(in_sizes, out_sizes)]
-
-
-@pytest.mark.parametrize("shape, out", CASES)
-def test_matches_the_gather_rule(shape, out, rng):
-    g = array(rng, (*shape[:2], *out), "float32")
-    got = aclnn_emu.upsample_nearest3d_backward(g, out, shape)
-    np.testing.assert_allclose(got, nearest_grad(g, shape[2:], steps(shape[2:], out), EXACT), rtol=1e-5, atol=1e-5)
-
-
-def test_scales_count_when_all_three_are_given(rng):
-    shape, out = (1, 2, 3, 4, 5), (6, 6, 10)
-    g = array(rng, (1, 2, *out), "float32")
-    got = aclnn_emu.upsample_nearest3d_backward(g, out, shape, 2.0, 1.5, 2.0)
-    want = nearest_grad(g, shape[2:], [F32(2.0), F32(1.5), F32(2.0)], EXACT)
-    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
-
-
-def test_channels_last_and_half_types(rng):
-    shape, out = (1, 3, 2, 3, 4), (3, 5, 6)
-    g = array(rng, (1, 3, *out), "float16")
-    want = nearest_grad(g, shape[2:], steps(shape[2:], out), EXACT)
-    g_last = np.ascontiguousarray(g.transpose(0, 2, 3, 4, 1))
-    got = aclnn_emu.upsample_nearest3d_backward(g_last, out, (1, 2, 3, 4, 3), format="NDHWC")
-    np.testing.assert_allclose(got.transpose(0, 4, 1, 2, 3).astype(np.float64), want, rtol=2e-3, atol=2e-3)
-
-
-@pytest.mark.skipif(torch is None, reason="torch is not installed")
-@pytest.mark.parametrize("shape, out", CASES)
-def test_agrees_with_torch_autograd(shape, out, rng):
-    g = array(rng, (*shape[:2], *out), "float32")
-    x = torch.zeros(shape, requires_grad=True)
-    torch.nn.functional.interpolate(x, size=out, mode="nearest").backward(torch.from_numpy(g))
-    got = aclnn_emu.upsample_nearest3d_backward(g, out, shape)
-    np.testing.assert_allclose(got, x.grad.numpy(), rtol=1e-5, atol=1e-5)
-
-
-@pytest.mark.parametrize(
-    "args, message",
-    [
-        ((np.zeros((1, 1, 4, 4, 4), np.int32), (4, 4, 4), (1, 1, 2, 2, 2)), "gradOut dtype must be"),
-        ((np.zeros((1, 1, 4, 4), np.float32), (4, 4, 4), (1, 1, 2, 2, 2)), "gradOut must be 5-D"),
-        ((np.zeros((1, 1, 4, 4, 4), np.float32), (4, 4), (1, 1, 2, 2, 2)), "outputSize must have 3 values"),
-        ((np.zeros((1, 1, 4, 4, 4), np.float32), (4, 4, 4), (1, 1, 2, 2)), "inputSize must have 5 values"),
-        ((np.zeros((1, 1, 4, 4, 4), np.float32), (4, 4, 5), (1, 1, 2, 2, 2)), "gradOut shape must be (1,1,4,4,5)"),
-    ],
-)  # fmt: skip
-def test_checks(args, message):
-    check_message(aclnn_emu.upsample_nearest3d_backward, args, {}, message)
+@pytest.fixture
+def grad_op():
+    return aclnn_emu.upsample_nearest3d_backward, "nearest", False
