@@ -84,11 +84,43 @@ static inline bool emu_row_finite(const float *row, int64_t n)
 void emu_view_fill_bytes(const emu_view *v, int byte);
 void emu_stream_fence(void);
 
-/* A kernel thread's scratch buffers in one block: bufs[i] receives
- * sizes[i] bytes, each on its own cache line and staggered within a page
- * (no false sharing between threads, no 4K aliasing with the rows a kernel
- * streams). Returns the block to free(), or NULL when out of memory. */
-void *emu_scratch_alloc(const size_t *sizes, void **bufs, size_t n);
+/* ---- scratch, booked in the plan (oneDNN's scratchpad) ----
+ *
+ * A kernel never allocates. Its family's booking step (called by the run
+ * step with the plan, threads set) books every buffer the kernel will take,
+ * by key: shared by all threads, or one per thread, sized from the plan
+ * alone (a bound where the size depends on the data). The run step grants
+ * one block for the booking (emu_scratch_grant, meta layer: the only
+ * allocation, checked before any output is written) and releases it after.
+ * In the block each buffer starts on its own cache line (no false sharing
+ * between threads), thread parts start on their own pages, and consecutive
+ * buffers are staggered within a page so that a buffer and the page-aligned
+ * rows a kernel streams through rarely share address bits 0-11 (4K
+ * aliasing: a load then waits for an unrelated store). Granted memory is
+ * not zeroed. */
+#define EMU_SCRATCH_KEYS 16
+
+typedef struct emu_scratch {
+    size_t bytes[EMU_SCRATCH_KEYS]; /* booked (0: not booked) */
+    bool per_thread[EMU_SCRATCH_KEYS];
+    bool overflow;                   /* a size did not fit size_t: the grant fails */
+    int threads;                     /* set by the grant */
+    size_t offset[EMU_SCRATCH_KEYS]; /* from the block, or from a thread's part; set by emu_scratch_layout */
+    size_t shared_bytes, thread_bytes;
+    unsigned char *base; /* the granted block */
+} emu_scratch;
+
+/* Books count * item bytes under key (a key booked again keeps the larger size: paths that may run one
+ * after the other share it). */
+void emu_scratch_book(emu_scratch *s, int key, size_t count, size_t item, bool per_thread);
+/* Lays the booking out for `threads` threads; the block's size, or SIZE_MAX when it overflows. */
+size_t emu_scratch_layout(emu_scratch *s, int threads);
+/* Key's buffer of at least `bytes` (the calling OpenMP thread's, for a per-thread key); NULL when not granted,
+ * or booked smaller: a booking that disagrees with its kernel fails the call instead of overrunning. */
+void *emu_scratch_get(const emu_scratch *s, int key, size_t bytes);
+
+/* The calling thread's number in its OpenMP team (0 without OpenMP). */
+int emu_thread_num(void);
 
 /* Bytes beyond which a kernel's output cannot stay in any cache (streaming stores pay off). */
 #define EMU_STREAM_BYTES ((int64_t)32 << 20)

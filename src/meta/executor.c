@@ -420,3 +420,27 @@ int emu_run_misuse(const char *op, char *msg, size_t cap, const char *fmt, ...)
     snprintf(msg, cap, "%s: %s (strict mode)", op, what);
     return ACLNN_ERR_PARAM_INVALID;
 }
+
+int emu_scratch_grant(emu_scratch *s, int threads, const char *op, char *msg, size_t cap)
+{
+    s->base = NULL;
+    const size_t total = emu_scratch_layout(s, threads);
+    void *block = NULL;
+    if (total == 0)
+        return 0;
+    if (total != SIZE_MAX && posix_memalign(&block, 4096, total) == 0) {
+        s->base = block;
+        return 0;
+    }
+    if (total == SIZE_MAX)
+        snprintf(msg, cap, "%s: the kernel's scratch size overflows size_t", op);
+    else
+        snprintf(msg, cap, "%s: cannot allocate %zu bytes of kernel scratch", op, total);
+    return EMU_KERNEL_ERR_INNER;
+}
+
+void emu_scratch_release(emu_scratch *s)
+{
+    free(s->base);
+    s->base = NULL;
+}

@@ -115,6 +115,12 @@ emu_view emu_launch_view(const emu_launch *l, size_t index);
  * so that a fresh result never shows memory's earlier contents. */
 void emu_launch_leave_unwritten(const emu_launch *l, size_t index);
 
+/* In a run step: lays the plan's booked scratch out for `threads` threads and allocates its block (the one
+ * allocation of a kernel call). 0, or EMU_KERNEL_ERR_INNER with "<op>: cannot allocate N bytes of kernel
+ * scratch" in msg; release it with emu_scratch_release whatever the kernel returned. */
+int emu_scratch_grant(emu_scratch *s, int threads, const char *op, char *msg, size_t cap);
+void emu_scratch_release(emu_scratch *s);
+
 /* ---- the op-check kit --------------------------------------------------- */
 
 /* Each check returns 0, or records "<api>: <param> must ..., got ..." as the

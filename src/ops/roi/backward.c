@@ -272,6 +272,14 @@ typedef struct chunk {
     int64_t *img_first;  /* batch + 1 */
 } chunk;
 
+/* Boxes a chunk holds at most (chunk_plan's limit: the first box always fits). */
+static int64_t chunk_boxes_most(const roi_plan *p)
+{
+    const int64_t nbins = p->pooled_h + p->pooled_w, fit = CHUNK_MAX_BINS / nbins;
+    const int64_t most = fit > 1 ? fit : 1;
+    return p->boxes < most ? p->boxes : most;
+}
+
 /* How many weights box k needs, and fills its bin ranges. */
 static int64_t box_ranges(const roi_plan *p, const box_geom *g, bin_weights *bins)
 {
@@ -451,22 +459,10 @@ static void band_store(float *plane, const float *band, int64_t rows, int64_t w,
     }
 }
 
-static void chunk_free(chunk *ch)
-{
-    free(ch->bins);
-    free(ch->pool);
-    free(ch->separable);
-    free(ch->order);
-    free(ch->img_first);
-    memset(ch, 0, sizeof *ch);
-}
-
 /* Step 1: every box's geometry (bad boxes get image -1 and are skipped). */
-static box_geom *box_geometries(const roi_plan *p, const emu_view *boxes, int64_t nk, roi_backward_report *report)
+static void box_geometries(const roi_plan *p, const emu_view *boxes, int64_t nk, box_geom *geo,
+                           roi_backward_report *report)
 {
-    box_geom *geo = malloc((size_t)(nk ? nk : 1) * sizeof *geo);
-    if (!geo)
-        return NULL;
     const float *bx = nk ? (const float *)boxes->data + boxes->offset : NULL;
     for (int64_t k = 0; k < nk; k++) {
         bool no_sample;
@@ -474,7 +470,6 @@ static box_geom *box_geometries(const roi_plan *p, const emu_view *boxes, int64_
         if (no_sample && report->no_sample++ == 0)
             report->first_no_sample = k;
     }
-    return geo;
 }
 
 /* Boxes of an image are applied in stripes of 32 rows, left to right within
@@ -490,16 +485,27 @@ static int key_cmp(const void *a, const void *b)
     return x->key != y->key ? (x->key < y->key ? -1 : 1) : (x->kk < y->kk ? -1 : x->kk > y->kk);
 }
 
+typedef struct chunk_images {
+    const box_geom *geo;
+    int64_t k0;
+} chunk_images;
+
+static int64_t chunk_image_of(const void *ctx, int64_t kk)
+{
+    const chunk_images *c = ctx;
+    return c->geo[c->k0 + kk].image;
+}
+
 /* Step 2: the next chunk of boxes from k0 whose weights fit the chunk limits;
  * its bin ranges, weight offsets, cost choice and image grouping (serial:
- * prefix sums). scratch holds one box's bins. */
-static bool chunk_plan(const roi_plan *p, const box_geom *geo, int64_t k0, int64_t nk, bin_weights *scratch,
+ * prefix sums), in the booked buffers. box_bins holds one box's bins. */
+static bool chunk_plan(const roi_plan *p, const box_geom *geo, int64_t k0, int64_t nk, bin_weights *box_bins,
                        chunk *ch)
 {
     const int64_t nbins = p->pooled_h + p->pooled_w, B = p->batch;
     int64_t weights = 0, k1 = k0;
     while (k1 < nk && (k1 == k0 || (k1 - k0 + 1) * nbins <= CHUNK_MAX_BINS)) {
-        int64_t need = box_ranges(p, &geo[k1], scratch);
+        int64_t need = box_ranges(p, &geo[k1], box_bins);
         if (k1 > k0 && weights + need > CHUNK_MAX_WEIGHTS)
             break;
         weights += need;
@@ -507,15 +513,15 @@ static bool chunk_plan(const roi_plan *p, const box_geom *geo, int64_t k0, int64
     }
     *ch = (chunk){.k0 = k0, .k1 = k1};
     const int64_t nb = k1 - k0;
-    ch->bins = malloc((size_t)(nb * nbins + 1) * sizeof *ch->bins);
-    ch->pool = malloc((size_t)(weights + 1) * sizeof *ch->pool);
-    ch->separable = malloc((size_t)(nb + 1) * sizeof *ch->separable);
-    ch->order = malloc((size_t)(nb + 1) * sizeof *ch->order);
-    ch->img_first = calloc((size_t)B + 2, sizeof *ch->img_first);
-    if (!ch->bins || !ch->pool || !ch->separable || !ch->order || !ch->img_first) {
-        chunk_free(ch);
+    const emu_scratch *s = &p->scratch;
+    ch->bins = emu_scratch_get(s, ROI_SCRATCH_BINS, (size_t)(nb * nbins) * sizeof *ch->bins);
+    ch->pool = emu_scratch_get(s, ROI_SCRATCH_WEIGHTS, (size_t)weights * sizeof *ch->pool);
+    ch->separable = emu_scratch_get(s, ROI_SCRATCH_SEPARABLE, (size_t)nb * sizeof *ch->separable);
+    ch->order = emu_scratch_get(s, ROI_SCRATCH_ORDER, (size_t)nb * sizeof *ch->order);
+    ch->img_first = emu_scratch_get(s, ROI_SCRATCH_FIRST, (size_t)(B + 1) * sizeof *ch->img_first);
+    box_key *keys = emu_scratch_get(s, ROI_SCRATCH_KEYS, (size_t)nb * sizeof *keys);
+    if ((nb && (!ch->bins || !ch->separable || !ch->order || !keys)) || (weights && !ch->pool) || !ch->img_first)
         return false;
-    }
     int64_t off = 0;
     for (int64_t kk = 0; kk < nb; kk++) {
         bin_weights *b = ch->bins + kk * nbins;
@@ -524,23 +530,8 @@ static bool chunk_plan(const roi_plan *p, const box_geom *geo, int64_t k0, int64
             b[i].off += off;
         off += need;
         ch->separable[kk] = prefer_separable(p, b);
-        if (geo[k0 + kk].image >= 0)
-            ch->img_first[geo[k0 + kk].image + 1]++;
     }
-    for (int64_t b = 0; b < B; b++)
-        ch->img_first[b + 1] += ch->img_first[b];
-    for (int64_t kk = 0; kk < nb; kk++)
-        if (geo[k0 + kk].image >= 0)
-            ch->order[ch->img_first[geo[k0 + kk].image]++] = kk;
-    /* img_first was advanced by the fill above; shift it back. */
-    for (int64_t b = B; b > 0; b--)
-        ch->img_first[b] = ch->img_first[b - 1];
-    ch->img_first[0] = 0;
-    box_key *keys = malloc((size_t)(nb + 1) * sizeof *keys);
-    if (!keys) {
-        chunk_free(ch);
-        return false;
-    }
+    roi_group_by_image(nb, B, chunk_image_of, &(chunk_images){geo, k0}, ch->img_first, ch->order);
     const int64_t placed = ch->img_first[B]; /* boxes on an image */
     for (int64_t i = 0; i < placed; i++) {
         const bin_weights *bw = ch->bins + ch->order[i] * nbins;
@@ -550,7 +541,6 @@ static bool chunk_plan(const roi_plan *p, const box_geom *geo, int64_t k0, int64
         qsort(keys + ch->img_first[b], (size_t)(ch->img_first[b + 1] - ch->img_first[b]), sizeof *keys, key_cmp);
     for (int64_t i = 0; i < placed; i++)
         ch->order[i] = keys[i].kk;
-    free(keys);
     return true;
 }
 
@@ -562,7 +552,7 @@ static int chunk_weights(const roi_plan *p, const box_geom *geo, chunk *ch)
     int status = 0;
 #pragma omp parallel num_threads(p->threads)
     {
-        double *acc = malloc((size_t)((H > W ? H : W) + 1) * sizeof *acc);
+        double *acc = emu_scratch_get(&p->scratch, ROI_SCRATCH_THREAD_A, (size_t)((H > W ? H : W) + 1) * sizeof *acc);
         if (!acc) {
 #pragma omp atomic write
             status = EMU_KERNEL_ERR_INNER;
@@ -586,7 +576,6 @@ static int chunk_weights(const roi_plan *p, const box_geom *geo, chunk *ch)
                     w[j] = 0.0f;
             }
         }
-        free(acc);
     }
     return status;
 }
@@ -596,6 +585,18 @@ static int chunk_weights(const roi_plan *p, const box_geom *geo, chunk *ch)
  * 200 x 304 planes). */
 #define BAND_CHANNELS 4
 #define BAND_BYTES ((int64_t)1 << 20)
+
+/* Rows of gradInput a band holds, and the bytes of its scratch rows. */
+static int64_t band_rows_of(const roi_plan *p)
+{
+    const int64_t row_bytes = BAND_CHANNELS * p->width * (int64_t)sizeof(float), fit = BAND_BYTES / row_bytes;
+    return fit < 1 ? 1 : fit > p->height ? p->height : fit;
+}
+
+static size_t band_tmp_bytes(const roi_plan *p)
+{
+    return (size_t)(BAND_CHANNELS * (p->width + 16)) * sizeof(float);
+}
 
 /* Step 4: the chunk's boxes scattered into gradInput, one task per (image,
  * block of BAND_CHANNELS channels), a band of rows at a time: each band is
@@ -613,20 +614,16 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
     const float *go = any ? (const float *)grad_output->data + grad_output->offset : NULL;
     const int64_t go_sk = grad_output->strides[0], go_sc = grad_output->strides[1];
     const int64_t go_sh = grad_output->strides[2], go_sw = grad_output->strides[3];
-    const int64_t row_bytes = BAND_CHANNELS * W * (int64_t)sizeof(float);
-    const int64_t band_h = BAND_BYTES / row_bytes < 1 ? 1 : BAND_BYTES / row_bytes > H ? H : BAND_BYTES / row_bytes;
+    const int64_t band_h = band_rows_of(p);
     const int64_t blocks = (C + BAND_CHANNELS - 1) / BAND_CHANNELS;
     const bool stream = emu_view_numel(grad_input) * (int64_t)sizeof(float) >= EMU_STREAM_BYTES;
     int status = 0;
 #pragma omp parallel num_threads(p->threads)
     {
         band bd = {.w = W, .plane = band_h * W, .tmp_stride = W + 16};
-        const size_t sizes[] = {(size_t)(BAND_CHANNELS * bd.tmp_stride) * sizeof(float),
-                                (size_t)(BAND_CHANNELS * bd.plane) * sizeof(float)};
-        void *bufs[2] = {0};
-        void *block = emu_scratch_alloc(sizes, bufs, 2);
-        bd.tmp = bufs[0];
-        bd.data = bufs[1];
+        bd.tmp = emu_scratch_get(&p->scratch, ROI_SCRATCH_THREAD_B, band_tmp_bytes(p));
+        bd.data = emu_scratch_get(&p->scratch, ROI_SCRATCH_THREAD_C, (size_t)(BAND_CHANNELS * bd.plane) * sizeof(float));
+        const bool block = bd.tmp && bd.data;
         if (!block) {
 #pragma omp atomic write
             status = EMU_KERNEL_ERR_INNER;
@@ -656,7 +653,6 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
             }
         }
         emu_stream_fence();
-        free(block);
     }
     return status;
 }
@@ -671,34 +667,35 @@ int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *bo
         return 0;
     const bool any_boxes = emu_view_numel(grad_output) > 0 && emu_view_numel(boxes) > 0;
     const int64_t nk = any_boxes ? p->boxes : 0;
-    box_geom *geo = box_geometries(p, boxes, nk, report);
-    bin_weights *scratch = malloc((size_t)(p->pooled_h + p->pooled_w + 1) * sizeof *scratch);
-    int status = geo && scratch ? 0 : EMU_KERNEL_ERR_INNER;
+    const emu_scratch *s = &p->scratch;
+    box_geom *geo = emu_scratch_get(s, ROI_SCRATCH_GEOMETRY, (size_t)nk * sizeof *geo);
+    bin_weights *box_bins = emu_scratch_get(s, ROI_SCRATCH_BOX_BINS,
+                                            (size_t)(p->pooled_h + p->pooled_w) * sizeof *box_bins);
+    if ((nk && !geo) || !box_bins)
+        return snprintf(msg, cap, "aclnnRoiAlignV2Backward: the box table was not booked"), EMU_KERNEL_ERR_INNER;
+    box_geometries(p, boxes, nk, geo, report);
     /* The work bound (as the forward's), before gradInput is touched: each
      * box updates the pixels its bins cover, rows times columns, per channel. */
     emu_roi_budget budget = {.channel_units = (double)((p->channels + 15) / 16),
                              .unit_name = "channel blocks of 16",
                              .counted = "pixel updates",
                              .limit = EMU_ROI_MAX_PIXELS};
-    for (int64_t k = 0; !status && k < nk; k++) {
+    for (int64_t k = 0; k < nk; k++) {
         if (geo[k].image < 0)
             continue;
-        box_ranges(p, &geo[k], scratch);
+        box_ranges(p, &geo[k], box_bins);
         int64_t rows = 0, cols = 0;
         for (int64_t i = 0; i < p->pooled_h + p->pooled_w; i++)
-            *(i < p->pooled_h ? &rows : &cols) += scratch[i].len;
+            *(i < p->pooled_h ? &rows : &cols) += box_bins[i].len;
         emu_roi_budget_add(&budget, k, rows, cols, 1, 1);
     }
-    int refused = status ? 0 : emu_roi_budget_check(&budget, "aclnnRoiAlignV2Backward", msg, cap);
-    if (refused) {
-        free(scratch);
-        free(geo);
-        return refused;
-    }
+    int status = emu_roi_budget_check(&budget, "aclnnRoiAlignV2Backward", msg, cap);
+    if (status)
+        return status;
     /* One pass per chunk of boxes; the first also zeroes gradInput (even with no boxes). */
     for (int64_t k0 = 0; !status && (k0 == 0 || k0 < nk);) {
         chunk ch;
-        if (!chunk_plan(p, geo, k0, nk, scratch, &ch)) {
+        if (!chunk_plan(p, geo, k0, nk, box_bins, &ch)) {
             status = EMU_KERNEL_ERR_INNER;
             break;
         }
@@ -706,11 +703,33 @@ int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *bo
         if (!status)
             status = chunk_scatter(p, &ch, grad_output, grad_input, k0 == 0);
         k0 = ch.k1 > k0 ? ch.k1 : nk + 1;
-        chunk_free(&ch);
     }
     if (status)
-        snprintf(msg, cap, "aclnnRoiAlignV2Backward: out of memory for the box weights");
-    free(scratch);
-    free(geo);
+        snprintf(msg, cap, "aclnnRoiAlignV2Backward: the box weights were not booked");
     return status;
+}
+
+void roi_book_backward(roi_plan *p)
+{
+    emu_scratch *s = &p->scratch;
+    *s = (emu_scratch){0};
+    if (p->reference)
+        return; /* the reference kernel takes no scratch */
+    const size_t nbins = (size_t)(p->pooled_h + p->pooled_w), nb = (size_t)chunk_boxes_most(p);
+    emu_scratch_book(s, ROI_SCRATCH_GEOMETRY, (size_t)p->boxes, sizeof(box_geom), false);
+    emu_scratch_book(s, ROI_SCRATCH_BOX_BINS, nbins, sizeof(bin_weights), false);
+    emu_scratch_book(s, ROI_SCRATCH_BINS, nb * nbins, sizeof(bin_weights), false);
+    /* A chunk's weights: up to CHUNK_MAX_WEIGHTS, or one box's (each bin at most its axis, padded). */
+    const double box = (double)p->pooled_h * (double)padded8(p->height) + (double)p->pooled_w * (double)padded8(p->width);
+    double weights = (double)nb * box;
+    weights = weights < (double)CHUNK_MAX_WEIGHTS ? weights : box > (double)CHUNK_MAX_WEIGHTS ? box : (double)CHUNK_MAX_WEIGHTS;
+    emu_scratch_book(s, ROI_SCRATCH_WEIGHTS, weights < 0x1p60 ? (size_t)weights : SIZE_MAX, sizeof(float), false);
+    emu_scratch_book(s, ROI_SCRATCH_SEPARABLE, nb, sizeof(bool), false);
+    emu_scratch_book(s, ROI_SCRATCH_ORDER, nb, sizeof(int64_t), false);
+    emu_scratch_book(s, ROI_SCRATCH_KEYS, nb, sizeof(box_key), false);
+    emu_scratch_book(s, ROI_SCRATCH_FIRST, (size_t)p->batch + 1, sizeof(int64_t), false);
+    const size_t longest = (size_t)(p->height > p->width ? p->height : p->width) + 1;
+    emu_scratch_book(s, ROI_SCRATCH_THREAD_A, longest, sizeof(double), true);
+    emu_scratch_book(s, ROI_SCRATCH_THREAD_B, band_tmp_bytes(p), 1, true);
+    emu_scratch_book(s, ROI_SCRATCH_THREAD_C, (size_t)(BAND_CHANNELS * band_rows_of(p) * p->width), sizeof(float), true);
 }

@@ -260,6 +260,11 @@ static void load_block(const roi_ctx *x, int64_t b, int64_t c0, int64_t n, float
     }
 }
 
+static int64_t image_of(const void *geom, int64_t k)
+{
+    return ((const box_geom *)geom)[k].image;
+}
+
 /* Zeros for a box CANN leaves unwritten (no image, no sample). */
 static void zero_box(const emu_view *out, const roi_plan *p, int64_t k)
 {
@@ -282,13 +287,12 @@ int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view 
     }
     const float *f16 = emu_f16_table();
     const int64_t K = p->boxes, N = p->batch;
-    box_geom *geom = malloc((size_t)K * sizeof *geom);
-    int64_t *order = malloc((size_t)(K + 1) * sizeof *order), *first = calloc((size_t)(N + 2), sizeof *first);
-    if (!geom || !order || !first) {
-        free(geom), free(order), free(first);
-        snprintf(msg, cap, "out of memory for the box table");
-        return EMU_KERNEL_ERR_INNER;
-    }
+    const emu_scratch *s = &p->scratch;
+    box_geom *geom = emu_scratch_get(s, ROI_SCRATCH_GEOMETRY, (size_t)K * sizeof *geom);
+    int64_t *order = emu_scratch_get(s, ROI_SCRATCH_ORDER, (size_t)K * sizeof *order);
+    int64_t *first = emu_scratch_get(s, ROI_SCRATCH_FIRST, (size_t)(N + 1) * sizeof *first);
+    if (!geom || !order || !first)
+        return snprintf(msg, cap, "the box table was not booked"), EMU_KERNEL_ERR_INNER;
     /* Geometry first, in parallel: skipped boxes and the work bound are known before any output is written. */
 #pragma omp parallel for schedule(static) num_threads(K >= 1024 ? p->threads : 1)
     for (int64_t k = 0; k < K; k++) {
@@ -323,56 +327,62 @@ int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view 
             continue;
         max_x = g->count_x * p->pooled_w > max_x ? g->count_x * p->pooled_w : max_x;
         max_y = g->count_y * p->pooled_h > max_y ? g->count_y * p->pooled_h : max_y;
-        first[g->image + 2]++;
     }
     report->too_many = budget.too_many;
     report->first_too_many = budget.first_too_many;
     int refused = emu_roi_budget_check(&budget, NULL, msg, cap);
-    if (refused) {
-        free(geom), free(order), free(first);
+    if (refused)
         return refused;
-    }
-    /* Boxes by image (a counting sort, stable): first[n + 1] is where image n's boxes start. */
-    for (int64_t n = 0; n < N; n++)
-        first[n + 2] += first[n + 1];
-    for (int64_t k = 0; k < K; k++)
-        if (geom[k].image >= 0)
-            order[first[geom[k].image + 1]++] = k;
+    roi_group_by_image(K, N, image_of, geom, first, order);
     roi_ctx x = {.p = p, .self = self, .out = out, .geom = geom, .order = order, .first = first,
                  .half = self->dtype == ACL_FLOAT16, .f16 = f16};
     for (int64_t k = 0; k < K; k++)
         if (geom[k].image < 0)
             zero_box(out, p, k);
     const int64_t blocks = (p->channels + CB - 1) / CB, tasks = N * blocks;
-    int status = 0;
     const int threads = K * p->channels * p->pooled_h * p->pooled_w < 4096 ? 1 : p->threads;
     (void)threads;
-#pragma omp parallel num_threads(threads)
+    int missing = 0;
+#pragma omp parallel num_threads(threads) reduction(| : missing)
     {
-        const size_t sizes[] = {(size_t)max_x * sizeof(axis_tap), (size_t)max_y * sizeof(axis_tap),
-                                (size_t)(p->height * p->width * CB) * sizeof(float)};
-        void *bufs[3] = {0};
-        void *block = emu_scratch_alloc(sizes, bufs, 3);
-        axis_tap *tx = bufs[0], *ty = bufs[1];
-        float *blk = bufs[2];
-        const bool ok = block != NULL;
-        if (!ok) {
-#pragma omp atomic write
-            status = EMU_KERNEL_ERR_INNER;
-        }
+        axis_tap *tx = emu_scratch_get(s, ROI_SCRATCH_THREAD_A, (size_t)max_x * sizeof(axis_tap));
+        axis_tap *ty = emu_scratch_get(s, ROI_SCRATCH_THREAD_B, (size_t)max_y * sizeof(axis_tap));
+        float *blk = emu_scratch_get(s, ROI_SCRATCH_THREAD_C, (size_t)(p->height * p->width * CB) * sizeof(float));
+        missing |= !tx || !ty || !blk;
 #pragma omp for schedule(dynamic, 1)
         for (int64_t t = 0; t < tasks; t++) {
             const int64_t n = t / blocks, c0 = (t % blocks) * CB, len = p->channels - c0 < CB ? p->channels - c0 : CB;
-            if (!ok || first[n] == first[n + 1])
+            if (missing || first[n] == first[n + 1])
                 continue;
             load_block(&x, n, c0, len, blk);
             for (int64_t i = first[n]; i < first[n + 1]; i++)
                 one_box(&x, order[i], c0, len, blk, ty, tx);
         }
-        free(block);
     }
-    if (status)
-        snprintf(msg, cap, "out of memory for the per-thread buffers");
-    free(geom), free(order), free(first);
-    return status;
+    if (missing)
+        return snprintf(msg, cap, "the per-thread buffers were not booked"), EMU_KERNEL_ERR_INNER;
+    return 0;
+}
+
+/* A box's taps along an axis of `pooled` bins: a fixed count's, or at most a box's sample limit (a box
+ * asking for more is refused before its taps are made). */
+static size_t taps_bound(const roi_plan *p, int64_t pooled)
+{
+    const int64_t most = EMU_ROI_MAX_SAMPLES_PER_BOX;
+    if (p->samples <= 0 || pooled >= most || p->samples >= most)
+        return (size_t)most;
+    return (size_t)(p->samples * pooled < most ? p->samples * pooled : most);
+}
+
+void roi_book_forward(roi_plan *p)
+{
+    emu_scratch *s = &p->scratch;
+    *s = (emu_scratch){0};
+    const size_t K = (size_t)p->boxes;
+    emu_scratch_book(s, ROI_SCRATCH_GEOMETRY, K, sizeof(box_geom), false);
+    emu_scratch_book(s, ROI_SCRATCH_ORDER, K, sizeof(int64_t), false);
+    emu_scratch_book(s, ROI_SCRATCH_FIRST, (size_t)p->batch + 1, sizeof(int64_t), false);
+    emu_scratch_book(s, ROI_SCRATCH_THREAD_A, taps_bound(p, p->pooled_w), sizeof(axis_tap), true);
+    emu_scratch_book(s, ROI_SCRATCH_THREAD_B, taps_bound(p, p->pooled_h), sizeof(axis_tap), true);
+    emu_scratch_book(s, ROI_SCRATCH_THREAD_C, (size_t)(p->height * p->width * CB), sizeof(float), true);
 }

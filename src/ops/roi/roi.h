@@ -38,7 +38,32 @@ typedef struct roi_plan {
     bool soc950;              /* Ascend950's kernels (the backward's arch35 SIMT kernel), else 910B's TBE ones */
     int threads;              /* set by the run step: OpenMP threads the kernel may use */
     bool reference;           /* set by the run step: the reference kernel (ACLNN_EMU_REFERENCE_KERNELS=1) */
+    emu_scratch scratch;      /* booked by roi_book_forward/backward, granted by the run step */
 } roi_plan;
+
+/* The family's scratch keys (kernel.h's booking). */
+enum {
+    ROI_SCRATCH_GEOMETRY, /* each box in the kernel's terms */
+    ROI_SCRATCH_ORDER,    /* boxes grouped by image (roi_group_by_image) */
+    ROI_SCRATCH_FIRST,    /* where each image's boxes start in the order */
+    ROI_SCRATCH_KEYS,     /* the backward's sort keys within an image */
+    ROI_SCRATCH_BOX_BINS, /* the backward: one box's bin ranges */
+    ROI_SCRATCH_BINS,     /* the backward: a chunk's bin ranges */
+    ROI_SCRATCH_WEIGHTS,  /* the backward: a chunk's per-axis weights */
+    ROI_SCRATCH_SEPARABLE,
+    ROI_SCRATCH_THREAD_A, /* per thread: the forward's x taps; the backward's weight sums */
+    ROI_SCRATCH_THREAD_B, /* per thread: the forward's y taps; the backward's band row */
+    ROI_SCRATCH_THREAD_C, /* per thread: the forward's channel block; the backward's band */
+};
+
+/* Books in p->scratch what the forward (backward) kernel takes for the plan (p->threads and p->reference set). */
+void roi_book_forward(roi_plan *p);
+void roi_book_backward(roi_plan *p);
+
+/* Boxes grouped by image, each group in index order (a stable counting sort): the boxes of image b are
+ * order[first[b] .. first[b + 1]) (first has batch + 1 entries); boxes whose image_of is < 0 are left out. */
+void roi_group_by_image(int64_t boxes, int64_t batch, int64_t (*image_of)(const void *ctx, int64_t k),
+                        const void *ctx, int64_t *first, int64_t *order);
 
 typedef struct emu_roi_axis {
     float start, bin, step; /* roi start, bin size, sample spacing (910B) */

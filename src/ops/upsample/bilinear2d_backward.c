@@ -53,13 +53,6 @@ typedef struct axis_taps {
 /* Rows combined per pass in the H reduction (and C vectors per pixel in NHWC). */
 #define MAX_ROWS 32
 
-static void taps_free(axis_taps *t)
-{
-    free(t->first);
-    free(t->count);
-    free(t->wt);
-}
-
 /* The longest run of input indices whose first source is affine with an integer stride >= 2. */
 static void find_affine_run(axis_taps *t, int64_t in)
 {
@@ -101,17 +94,17 @@ static void find_subperiod(axis_taps *t, int64_t in, int64_t out)
         t->period = t->p0 = 0;
 }
 
-/* The transpose of the axis' taps (the family's rule): per input index, the gradOut indices that reach it. */
+/* The transpose of the axis' taps (the family's rule), in its booked tables: per input index, the
+ * gradOut indices that reach it. */
 static bool taps_build(axis_taps *t, const upsample_plan *p, int axis)
 {
     const int64_t in = p->axis[axis].in, out = p->axis[axis].out;
-    int64_t *last = malloc((size_t)in * sizeof *last);
-    t->first = malloc((size_t)in * sizeof *t->first);
-    t->count = malloc((size_t)in * sizeof *t->count);
-    if (!last || !t->first || !t->count) {
-        free(last);
+    const emu_scratch *s = &p->scratch;
+    t->first = emu_scratch_get(s, UPSAMPLE_SCRATCH_TABLE + axis, (size_t)(3 * in) * sizeof(int64_t));
+    if (!t->first)
         return false;
-    }
+    t->count = t->first + in;
+    int64_t *last = t->count + in;
     for (int64_t y = 0; y < in; y++) {
         t->first[y] = INT64_MAX;
         last[y] = -1;
@@ -136,12 +129,12 @@ static bool taps_build(axis_taps *t, const upsample_plan *p, int axis)
         if (t->count[y] > t->taps)
             t->taps = t->count[y];
     }
-    free(last);
     find_affine_run(t, in);
     find_subperiod(t, in, out);
-    t->wt = calloc((size_t)(t->taps * in), sizeof *t->wt);
-    if (!t->wt)
+    const size_t wt_bytes = (size_t)(t->taps * in) * sizeof *t->wt;
+    if (!(t->wt = emu_scratch_get(s, UPSAMPLE_SCRATCH_WEIGHTS + axis, wt_bytes)))
         return false;
+    memset(t->wt, 0, wt_bytes);
     for (int64_t i = 0; i < out; i++) {
         const upsample_tap tp = upsample_tap_of(p, axis, i);
         if (tp.count == 0)
@@ -465,6 +458,35 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     }
 }
 
+/* Bytes of a thread's row buffers (upsample_scratch's order) for H taps th, W taps tw and polyphase stride. */
+static void row_sizes(const upsample_plan *p, int64_t th, int64_t tw, int64_t stride, size_t sizes[7])
+{
+    const int64_t vec = p->nhwc ? p->c : 1, out_w = p->axis[UPSAMPLE_W].out, row_len = out_w * vec;
+    /* Slots for converted rows: one combine uses at most MAX_ROWS consecutive
+     * rows (distinct slots), plus room for the rows the next output row reuses. */
+    const int64_t slots = (th < MAX_ROWS ? th : MAX_ROWS) + 4;
+    sizes[0] = (size_t)(slots * row_len) * sizeof(float);                       /* rows */
+    sizes[1] = (size_t)slots * sizeof(int64_t);                                 /* tags */
+    sizes[2] = (size_t)row_len * sizeof(float);                                 /* part */
+    sizes[3] = (size_t)(row_len + tw + stride + 1) * sizeof(float);             /* acc */
+    sizes[4] = (size_t)(p->axis[UPSAMPLE_W].in * vec) * sizeof(float);          /* res */
+    sizes[5] = MAX_ROWS * sizeof(float *);                                      /* ptrs */
+    sizes[6] = (size_t)(out_w + tw + 2 * stride + 1) * sizeof(float);           /* phases */
+}
+
+void upsample_bilinear2d_fast_backward_book(const upsample_plan *p, emu_scratch *s)
+{
+    for (int a = UPSAMPLE_W; a <= UPSAMPLE_H; a++) { /* first, count and last per input index; the weights */
+        const size_t in = (size_t)p->axis[a].in;
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, 3 * in, sizeof(int64_t), false);
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS + a, (size_t)upsample_taps_most(p, a) * in, sizeof(float), false);
+    }
+    size_t sizes[7]; /* the polyphase stride is a step between first sources: at most out_w */
+    row_sizes(p, upsample_taps_most(p, UPSAMPLE_H), upsample_taps_most(p, UPSAMPLE_W), p->axis[UPSAMPLE_W].out, sizes);
+    for (int i = 0; i < 7; i++)
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + i, sizes[i], 1, true);
+}
+
 int upsample_bilinear2d_fast_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
                                       bool *nonfinite, char *msg, size_t cap)
 {
@@ -476,59 +498,34 @@ int upsample_bilinear2d_fast_backward(const emu_view *grad_out, const emu_view *
     x.stream = x.o.direct && emu_view_numel(out) * (int64_t)sizeof(float) >= EMU_STREAM_BYTES;
     const int64_t planes = p->nhwc ? p->n : p->n * p->c;
     const int64_t tasks = planes * p->axis[UPSAMPLE_H].in;
-
-    int status = 0;
-    if (!taps_build(&x.th, p, UPSAMPLE_H) || !taps_build(&x.tw, p, UPSAMPLE_W)) {
-        snprintf(msg, cap, "out of memory building the interpolation weights");
-        status = EMU_KERNEL_ERR_INNER;
-        goto done;
-    }
-    const int64_t row_len = p->axis[UPSAMPLE_W].out * x.vec;
-    /* Slots for converted rows: one combine uses at most MAX_ROWS consecutive
-     * rows (distinct slots), plus room for the rows the next output row reuses. */
-    const int64_t slots = (x.th.taps < MAX_ROWS ? x.th.taps : MAX_ROWS) + 4;
+    if (!taps_build(&x.th, p, UPSAMPLE_H) || !taps_build(&x.tw, p, UPSAMPLE_W))
+        return snprintf(msg, cap, "the interpolation weights were not booked"), EMU_KERNEL_ERR_INNER;
+    size_t sizes[7];
+    row_sizes(p, x.th.taps, x.tw.taps, x.tw.stride, sizes);
     /* Tiny problems run on the calling worker: waking a thread team costs more. */
-    const int threads = tasks * row_len < 32768 ? 1 : p->threads;
+    const int threads = tasks * p->axis[UPSAMPLE_W].out * x.vec < 32768 ? 1 : p->threads;
     (void)threads; /* unused when built without OpenMP */
-
-#pragma omp parallel num_threads(threads)
+    int missing = 0;
+#pragma omp parallel num_threads(threads) reduction(| : missing)
     {
-        const size_t sizes[] = {
-            x.g.direct ? 0 : (size_t)(slots * row_len) * sizeof(float),         /* rows */
-            (size_t)slots * sizeof(int64_t),                                      /* tags */
-            (size_t)row_len * sizeof(float),                                      /* part */
-            (size_t)(row_len + x.tw.taps + x.tw.stride + 1) * sizeof(float),      /* acc */
-            (size_t)(p->axis[UPSAMPLE_W].in * x.vec) * sizeof(float),                               /* res */
-            MAX_ROWS * sizeof(float *),                                           /* ptrs */
-            (size_t)(p->axis[UPSAMPLE_W].out + x.tw.taps + 2 * x.tw.stride + 1) * sizeof(float), /* phases */
-        };
-        void *bufs[7] = {0};
-        void *block = emu_scratch_alloc(sizes, bufs, 7);
+        void *bufs[7];
+        for (int i = 0; i < 7; i++)
+            missing |= !(bufs[i] = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW + i, sizes[i]));
         upsample_scratch sc = {
-            .rows = bufs[0], .tags = bufs[1], .slots = slots, .part = bufs[2], .acc = bufs[3], .res = bufs[4],
-            .ptrs = bufs[5], .phases = bufs[6],
+            .rows = bufs[0], .tags = bufs[1], .slots = (x.th.taps < MAX_ROWS ? x.th.taps : MAX_ROWS) + 4, .part = bufs[2], .acc = bufs[3], .res = bufs[4], .ptrs = bufs[5], .phases = bufs[6],
         };
-        const bool ok = block != NULL;
-        if (ok) /* acc's tail past the row stays zero: padded taps and the polyphase split read it */
+        if (!missing) /* acc's tail past the row stays zero: padded taps and the polyphase split read it */
             memset(sc.acc, 0, sizes[3]);
-        for (int64_t i = 0; ok && i < slots; i++)
+        for (int64_t i = 0; !missing && i < sc.slots; i++)
             sc.tags[i] = -1;
-        if (!ok) {
-#pragma omp atomic write
-            status = EMU_KERNEL_ERR_INNER;
-        }
 #pragma omp for schedule(static)
         for (int64_t t = 0; t < tasks; t++)
-            if (ok)
+            if (!missing)
                 upsample_row(&x, &sc, t);
         emu_stream_fence();
-        free(block);
     }
-    if (status)
-        snprintf(msg, cap, "out of memory for the per-thread row buffers");
+    if (missing)
+        return snprintf(msg, cap, "the per-thread row buffers were not booked"), EMU_KERNEL_ERR_INNER;
     *nonfinite = x.nonfinite != 0;
-done:
-    taps_free(&x.th);
-    taps_free(&x.tw);
-    return status;
+    return 0;
 }

@@ -70,14 +70,6 @@ typedef struct axis_map {
     int64_t period, step, o0, runs;
 } axis_map;
 
-static void map_free(axis_map *m)
-{
-    free(m->lo);
-    free(m->hi);
-    free(m->wl);
-    free(m->wh);
-}
-
 /* Output b + period reads step inputs further on than output b, with the same weights. */
 static bool map_repeats(const void *ctx, int64_t b)
 {
@@ -108,16 +100,16 @@ static void find_period(axis_map *m, int64_t in, int64_t out)
     }
 }
 
-/* The axis' taps (the family's rule) as arrays the W and H passes index. */
+/* The axis' taps (the family's rule) as arrays the W and H passes index, in its booked table. */
 static bool map_build(axis_map *m, const upsample_plan *p, int axis)
 {
     const int64_t in = p->axis[axis].in, out = p->axis[axis].out;
-    m->lo = malloc((size_t)out * sizeof *m->lo);
-    m->hi = malloc((size_t)out * sizeof *m->hi);
-    m->wl = malloc((size_t)out * sizeof *m->wl);
-    m->wh = malloc((size_t)out * sizeof *m->wh);
-    if (!m->lo || !m->hi || !m->wl || !m->wh)
+    m->lo = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_TABLE + axis, (size_t)out * 16);
+    if (!m->lo)
         return false;
+    m->hi = m->lo + out;
+    m->wl = (float *)(m->hi + out);
+    m->wh = m->wl + out;
     for (int64_t i = 0; i < out; i++) {
         const upsample_tap t = upsample_tap_of(p, axis, i);
         m->lo[i] = (int32_t)t.lo;
@@ -280,6 +272,16 @@ static void resize_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
                       x->o.lane);
 }
 
+void upsample_bilinear2d_fast_forward_book(const upsample_plan *p, emu_scratch *s)
+{
+    const int64_t vec = p->nhwc ? p->c : 1;
+    for (int a = UPSAMPLE_W; a <= UPSAMPLE_H; a++) /* lo, hi (int32), wl, wh (float) per output index */
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, (size_t)p->axis[a].out, 16, false);
+    emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW, (size_t)(p->axis[UPSAMPLE_W].in * vec), sizeof(float), true);
+    for (int i = 1; i < 4; i++)
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + i, (size_t)(p->axis[UPSAMPLE_W].out * vec), sizeof(float), true);
+}
+
 int upsample_bilinear2d_fast_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg,
                                      size_t cap)
 {
@@ -293,41 +295,30 @@ int upsample_bilinear2d_fast_forward(const emu_view *in, const emu_view *out, co
     x.stream = x.o.direct && emu_view_numel(out) * 4 >= EMU_STREAM_BYTES && __builtin_cpu_supports("avx2");
 #endif
     const int64_t planes = p->nhwc ? p->n : p->n * p->c, tasks = planes * ah->out;
-
-    int status = 0;
-    if (!map_build(&x.mh, p, UPSAMPLE_H) || !map_build(&x.mw, p, UPSAMPLE_W)) {
-        snprintf(msg, cap, "out of memory building the interpolation weights");
-        status = EMU_KERNEL_ERR_INNER;
-        goto done;
-    }
-    const int64_t in_len = aw->in * x.vec, out_len = aw->out * x.vec;
+    if (!map_build(&x.mh, p, UPSAMPLE_H) || !map_build(&x.mw, p, UPSAMPLE_W))
+        return snprintf(msg, cap, "the interpolation tables were not booked"), EMU_KERNEL_ERR_INNER;
     /* Tiny problems run on the calling worker: waking a thread team costs more. */
-    const int threads = tasks * out_len < 32768 ? 1 : p->threads;
+    const int threads = tasks * aw->out * x.vec < 32768 ? 1 : p->threads;
     (void)threads; /* unused when built without OpenMP */
-
-#pragma omp parallel num_threads(threads)
+    int missing = 0;
+#pragma omp parallel num_threads(threads) reduction(| : missing)
     {
-        const size_t row = (size_t)out_len * sizeof(float), sizes[] = {(size_t)in_len * sizeof(float), row, row, row};
-        void *bufs[4] = {0};
-        void *block = emu_scratch_alloc(sizes, bufs, 4);
-        resize_scratch sc = {.in_row = bufs[0], .wrow = {bufs[1], bufs[2]}, .tag = {-1, -2}, .res = bufs[3]};
-        const bool ok = block != NULL;
-        if (!ok) {
-#pragma omp atomic write
-            status = EMU_KERNEL_ERR_INNER;
-        }
+        const emu_scratch *s = &p->scratch;
+        const size_t in_row = (size_t)(aw->in * x.vec) * sizeof(float), row = (size_t)(aw->out * x.vec) * sizeof(float);
+        resize_scratch sc = {.in_row = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW, in_row),
+                             .wrow = {emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 1, row),
+                                      emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 2, row)},
+                             .tag = {-1, -2},
+                             .res = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 3, row)};
+        missing |= !sc.in_row || !sc.wrow[0] || !sc.wrow[1] || !sc.res;
 #pragma omp for schedule(static)
         for (int64_t t = 0; t < tasks; t++)
-            if (ok)
+            if (!missing)
                 resize_row(&x, &sc, t);
         if (x.stream)
             emu_stream_fence(); /* order this thread's streaming stores before the stream reports completion */
-        free(block);
     }
-    if (status)
-        snprintf(msg, cap, "out of memory for the per-thread row buffers");
-done:
-    map_free(&x.mh);
-    map_free(&x.mw);
-    return status;
+    if (missing)
+        return snprintf(msg, cap, "the per-thread row buffers were not booked"), EMU_KERNEL_ERR_INNER;
+    return 0;
 }

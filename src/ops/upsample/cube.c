@@ -154,7 +154,7 @@ static void grad_pass(const float *src, int64_t si, int64_t in, float *dst, int6
 }
 
 /* Both directions: every plane of src holding a non-finite value, through the W then the H pass. */
-static int cube(const emu_view *src, const emu_view *dst, const upsample_plan *p)
+static void cube(const emu_view *src, const emu_view *dst, const upsample_plan *p, float *in)
 {
     const upsample_axis *aw = &p->axis[UPSAMPLE_W], *ah = &p->axis[UPSAMPLE_H];
     /* (rows, cols) of the source plane, the W-passed plane, the result */
@@ -171,10 +171,8 @@ static int cube(const emu_view *src, const emu_view *dst, const upsample_plan *p
     int64_t queue = (int64_t)(20.0f / qw) + 8;
     queue = (int64_t)(20.0f / qh) + 8 > queue ? (int64_t)(20.0f / qh) + 8 : queue;
     queue = (queue + 7) / 8 * 8;
-    float *in = malloc((size_t)(sh * sw) * sizeof *in), *mid = malloc((size_t)(sh * dw) * sizeof *mid);
-    float *res = malloc((size_t)(dh * dw) * sizeof *res);
-    int status = in && mid && res ? 0 : EMU_KERNEL_ERR_INNER;
-    for (int64_t plane = 0; !status && plane < p->n * p->c; plane++) {
+    float *mid = in + sh * sw, *res = mid + sh * dw;
+    for (int64_t plane = 0; plane < p->n * p->c; plane++) {
         const int64_t n = plane / p->c, c = plane % p->c;
         if (!emu_plane_nonfinite(&r_src, src->dtype, f16, n, c, sh, sw, in))
             continue;
@@ -190,10 +188,6 @@ static int cube(const emu_view *src, const emu_view *dst, const upsample_plan *p
                 forward_pass(mid + x, dw, res + x, dw, p, UPSAMPLE_H, slide_h, cores);
         emu_plane_store_nonfinite(&r_dst, dst->dtype, n, c, res, dh, dw);
     }
-    free(in);
-    free(mid);
-    free(res);
-    return status;
 }
 
 /* Whether the view holds an Inf or NaN (only then does the cube's view differ from the kernel's). */
@@ -218,12 +212,26 @@ static bool any_nonfinite(const emu_view *v, const upsample_plan *p)
     return found;
 }
 
-int upsample_cube_forward(const emu_view *in, const emu_view *out, const upsample_plan *p)
+/* Floats of the three planes cube() holds: the source, the W-passed one, the result. */
+static size_t cube_floats(const upsample_plan *p)
 {
-    return any_nonfinite(in, p) ? cube(in, out, p) : 0;
+    const upsample_axis *ah = &p->axis[UPSAMPLE_H], *aw = &p->axis[UPSAMPLE_W];
+    const size_t h = (size_t)(p->backward ? ah->out : ah->in), w = (size_t)(p->backward ? aw->out : aw->in);
+    const size_t dh = (size_t)(p->backward ? ah->in : ah->out), dw = (size_t)(p->backward ? aw->in : aw->out);
+    return h * w + h * dw + dh * dw;
 }
 
-int upsample_cube_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p)
+void upsample_cube_book(const upsample_plan *p, emu_scratch *s)
 {
-    return cube(grad_out, out, p);
+    emu_scratch_book(s, UPSAMPLE_SCRATCH_CUBE, cube_floats(p), sizeof(float), false);
+}
+
+int upsample_cube(const emu_view *src, const emu_view *dst, const upsample_plan *p, char *msg, size_t cap)
+{
+    float *planes = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_CUBE, cube_floats(p) * sizeof(float));
+    if (!planes)
+        return snprintf(msg, cap, "the cube rule's planes were not booked"), EMU_KERNEL_ERR_INNER;
+    if (p->backward || any_nonfinite(src, p))
+        cube(src, dst, p, planes);
+    return 0;
 }

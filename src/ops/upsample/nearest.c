@@ -8,10 +8,15 @@
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "upsample.h"
+
+void upsample_nearest_book(const upsample_plan *p, emu_scratch *s)
+{
+    for (int a = 0; a < p->axes; a++)
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, (size_t)p->axis[a].out, sizeof(int64_t), false);
+}
 
 int upsample_nearest_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap)
 {
@@ -20,18 +25,15 @@ int upsample_nearest_forward(const emu_view *in, const emu_view *out, const upsa
     int64_t *src[UPSAMPLE_MAX_AXES] = {NULL};
     upsample_strides(in, p, &i_n, &i_c, i_ax);
     upsample_strides(out, p, &o_n, &o_c, o_ax);
-    int status = 0;
     for (int a = 0; a < p->axes; a++) { /* each output index's source, as an input element offset */
-        src[a] = malloc((size_t)p->axis[a].out * sizeof **src);
-        if (!src[a]) {
-            status = EMU_KERNEL_ERR_INNER;
-            break;
-        }
+        src[a] = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_TABLE + a, (size_t)p->axis[a].out * sizeof **src);
+        if (!src[a])
+            return snprintf(msg, cap, "the nearest index tables were not booked"), EMU_KERNEL_ERR_INNER;
         for (int64_t j = 0; j < p->axis[a].out; j++)
             src[a][j] = upsample_tap_of(p, a, j).lo * i_ax[a];
         outs *= p->axis[a].out;
     }
-    const int64_t rows = status ? 0 : p->n * p->c * (outs / p->axis[UPSAMPLE_W].out), ow = p->axis[UPSAMPLE_W].out;
+    const int64_t rows = p->n * p->c * (outs / p->axis[UPSAMPLE_W].out), ow = p->axis[UPSAMPLE_W].out;
     const char *ib = (const char *)in->data + (size_t)in->offset * item;
     char *ob = (char *)out->data + (size_t)out->offset * item;
     /* A row is the W line of one (n, c, d, h); the outer axes' sources are looked up per row. */
@@ -67,9 +69,5 @@ int upsample_nearest_forward(const emu_view *in, const emu_view *out, const upsa
             break;
         }
     }
-    for (int a = 0; a < p->axes; a++)
-        free(src[a]);
-    if (status)
-        snprintf(msg, cap, "out of memory for the nearest index tables");
-    return status;
+    return 0;
 }

@@ -15,7 +15,6 @@
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../../kernel/rows.h"
@@ -81,33 +80,49 @@ static void pass(const upsample_plan *p, int a, const float *src, float *dst, co
         }
 }
 
-static int reference(const emu_view *src, const emu_view *dst, const upsample_plan *p, char *msg, size_t cap)
+/* Each axis' extent before and after its pass; returns the largest plane any pass holds. */
+static int64_t extents(const upsample_plan *p, int64_t *from, int64_t *to)
 {
-    int64_t from[UPSAMPLE_MAX_AXES], to[UPSAMPLE_MAX_AXES], most = 1, s_n, s_c, d_n, d_c;
-    int64_t s_ax[UPSAMPLE_MAX_AXES], d_ax[UPSAMPLE_MAX_AXES];
+    int64_t most = 1;
     for (int a = 0; a < p->axes; a++) {
         from[a] = p->backward ? p->axis[a].out : p->axis[a].in;
         to[a] = p->backward ? p->axis[a].in : p->axis[a].out;
     }
-    for (int k = 0; k <= p->axes; k++) { /* the largest plane any pass holds */
+    for (int k = 0; k <= p->axes; k++) {
         int64_t v = 1;
         for (int a = 0; a < p->axes; a++)
             v *= a < k ? to[a] : from[a];
         most = v > most ? v : most;
     }
+    return most;
+}
+
+void upsample_reference_book(const upsample_plan *p, emu_scratch *s)
+{
+    int64_t from[UPSAMPLE_MAX_AXES], to[UPSAMPLE_MAX_AXES];
+    const size_t most = (size_t)extents(p, from, to);
+    emu_scratch_book(s, UPSAMPLE_SCRATCH_PLANE, most, sizeof(float), true);
+    emu_scratch_book(s, UPSAMPLE_SCRATCH_PLANE + 1, most, sizeof(float), true);
+    if (p->kernel == UPSAMPLE_KERNEL_ASCENDC)
+        upsample_cube_book(p, s);
+}
+
+int upsample_reference(const emu_view *src, const emu_view *dst, const upsample_plan *p, char *msg, size_t cap)
+{
+    int64_t from[UPSAMPLE_MAX_AXES], to[UPSAMPLE_MAX_AXES], s_n, s_c, d_n, d_c;
+    int64_t s_ax[UPSAMPLE_MAX_AXES], d_ax[UPSAMPLE_MAX_AXES];
+    const size_t plane_bytes = (size_t)extents(p, from, to) * sizeof(float);
     upsample_strides(src, p, &s_n, &s_c, s_ax);
     upsample_strides(dst, p, &d_n, &d_c, d_ax);
-    int status = 0;
-#pragma omp parallel num_threads(p->threads)
+    int missing = 0; /* a thread without its planes (more threads than booked) */
+#pragma omp parallel num_threads(p->threads) reduction(| : missing)
     {
-        float *buf[2] = {malloc((size_t)most * sizeof(float)), malloc((size_t)most * sizeof(float))};
-        if (!buf[0] || !buf[1]) {
-#pragma omp atomic write
-            status = EMU_KERNEL_ERR_INNER;
-        }
+        float *buf[2] = {emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_PLANE, plane_bytes),
+                         emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_PLANE + 1, plane_bytes)};
+        missing |= !buf[0] || !buf[1];
 #pragma omp for schedule(static)
         for (int64_t plane = 0; plane < p->n * p->c; plane++) {
-            if (!buf[0] || !buf[1])
+            if (missing)
                 continue;
             const int64_t n = plane / p->c, c = plane % p->c;
             int64_t size[UPSAMPLE_MAX_AXES];
@@ -121,26 +136,8 @@ static int reference(const emu_view *src, const emu_view *dst, const upsample_pl
             }
             plane_io(dst, n * d_n + c * d_c, d_ax, size, p->axes, buf[cur], false);
         }
-        free(buf[0]);
-        free(buf[1]);
     }
-    if (status) {
-        snprintf(msg, cap, "out of memory for the reference kernel's planes");
-        return status;
-    }
-    if (p->kernel == UPSAMPLE_KERNEL_ASCENDC && (status = (p->backward ? upsample_cube_backward(src, dst, p)
-                                                                       : upsample_cube_forward(src, dst, p))) != 0)
-        snprintf(msg, cap, "out of memory for the non-finite input pass");
-    return status;
-}
-
-int upsample_reference_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap)
-{
-    return reference(in, out, p, msg, cap);
-}
-
-int upsample_reference_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p, char *msg,
-                                size_t cap)
-{
-    return reference(grad_out, out, p, msg, cap);
+    if (missing)
+        return snprintf(msg, cap, "the reference kernel's planes were not booked"), EMU_KERNEL_ERR_INNER;
+    return p->kernel == UPSAMPLE_KERNEL_ASCENDC ? upsample_cube(src, dst, p, msg, cap) : 0;
 }

@@ -58,3 +58,28 @@ upsample_tap upsample_tap_of(const upsample_plan *p, int axis, int64_t i)
     t.lo = t.hi = last;
     return t;
 }
+
+int64_t upsample_taps_most(const upsample_plan *p, int axis)
+{
+    /* lo and hi (hi <= lo + 1) never decrease with i, so an input index is done once one two further on
+     * appears: two open ranges, by parity, suffice. */
+    int64_t most = 1, open[2] = {-1, -1}, first[2] = {0, 0}, last[2] = {0, 0};
+    for (int64_t i = 0; i < p->axis[axis].out; i++) {
+        const upsample_tap t = upsample_tap_of(p, axis, i);
+        if (t.count == 0)
+            continue;
+        const int64_t ends[2] = {t.lo, t.hi};
+        for (int e = 0; e < 2; e++) {
+            const int slot = (int)(ends[e] & 1);
+            if (open[slot] != ends[e]) {
+                most = open[slot] >= 0 && last[slot] - first[slot] + 1 > most ? last[slot] - first[slot] + 1 : most;
+                open[slot] = ends[e];
+                first[slot] = i;
+            }
+            last[slot] = i;
+        }
+    }
+    for (int slot = 0; slot < 2; slot++)
+        most = open[slot] >= 0 && last[slot] - first[slot] + 1 > most ? last[slot] - first[slot] + 1 : most;
+    return most;
+}

@@ -49,6 +49,16 @@ static bool fast_covers(const upsample_plan *p)
     return !p->reference && (p->axes == 2 || p->axes == 1) && p->mode == UPSAMPLE_LINEAR;
 }
 
+/* A 1-axis plan as a 2-axis one: an H of one element, copied (the fast paths' view). */
+static void plan_2d(const upsample_plan *p, upsample_plan *p2)
+{
+    *p2 = *p;
+    if (p->axes == 1) {
+        p2->axes = 2;
+        p2->axis[UPSAMPLE_H] = (upsample_axis){.in = 1, .out = 1, .ratio = 1.0f, .skip = true};
+    }
+}
+
 /* A 1-axis problem as a 2-axis one: an H of one element inserted before W (the views share their data). */
 static void as_2d(const emu_view *v, emu_view *v2, const upsample_plan *p, upsample_plan *p2)
 {
@@ -61,23 +71,54 @@ static void as_2d(const emu_view *v, emu_view *v2, const upsample_plan *p, upsam
     v2->dims[w_axis] = 1;
     v2->strides[w_axis] = 0;
     v2->ndim = v->ndim + 1;
-    *p2 = *p;
-    p2->axes = 2;
-    p2->axis[UPSAMPLE_H] = (upsample_axis){.in = 1, .out = 1, .ratio = 1.0f, .skip = true};
+    plan_2d(p, p2);
+}
+
+/* The kernels a plan runs, in order: the dispatch below and the booking read the same routes. */
+typedef enum route { ROUTE_NONE, ROUTE_COPY, ROUTE_NEAREST, ROUTE_REFERENCE, ROUTE_FAST } route;
+
+static route route_of(const upsample_plan *p)
+{
+    if (p->kernel == UPSAMPLE_KERNEL_COPY)
+        return ROUTE_COPY;
+    if (!p->backward && p->mode != UPSAMPLE_LINEAR)
+        return ROUTE_NEAREST;
+    return fast_covers(p) ? ROUTE_FAST : ROUTE_REFERENCE;
+}
+
+void upsample_book(upsample_plan *p)
+{
+    emu_scratch *s = &p->scratch;
+    *s = (emu_scratch){0};
+    upsample_plan p2;
+    plan_2d(p, &p2);
+    switch (route_of(p)) {
+    case ROUTE_NEAREST: upsample_nearest_book(p, s); break;
+    case ROUTE_REFERENCE: upsample_reference_book(p, s); break;
+    case ROUTE_FAST:
+        if (p->backward) { /* and what a non-finite gradOut falls back to */
+            upsample_bilinear2d_fast_backward_book(&p2, s);
+            upsample_reference_book(&p2, s);
+        } else {
+            upsample_bilinear2d_fast_forward_book(&p2, s);
+            if (p->kernel == UPSAMPLE_KERNEL_ASCENDC)
+                upsample_cube_book(&p2, s);
+        }
+        break;
+    default: break;
+    }
 }
 
 int upsample_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap)
 {
     if (emu_view_numel(in) == 0 || emu_view_numel(out) == 0)
         return 0;
-    if (p->kernel == UPSAMPLE_KERNEL_COPY) {
-        upsample_copy(in, out, p);
-        return 0;
+    switch (route_of(p)) {
+    case ROUTE_COPY: upsample_copy(in, out, p); return 0;
+    case ROUTE_NEAREST: return upsample_nearest_forward(in, out, p, msg, cap);
+    case ROUTE_REFERENCE: return upsample_reference(in, out, p, msg, cap);
+    default: break;
     }
-    if (p->mode != UPSAMPLE_LINEAR)
-        return upsample_nearest_forward(in, out, p, msg, cap);
-    if (!fast_covers(p))
-        return upsample_reference_forward(in, out, p, msg, cap);
     if (p->axes == 1) {
         emu_view in2, out2;
         upsample_plan p2;
@@ -86,8 +127,8 @@ int upsample_forward(const emu_view *in, const emu_view *out, const upsample_pla
         return upsample_forward(&in2, &out2, &p2, msg, cap);
     }
     int status = upsample_bilinear2d_fast_forward(in, out, p, msg, cap);
-    if (!status && p->kernel == UPSAMPLE_KERNEL_ASCENDC && (status = upsample_cube_forward(in, out, p)) != 0)
-        snprintf(msg, cap, "out of memory for the non-finite input pass");
+    if (!status && p->kernel == UPSAMPLE_KERNEL_ASCENDC)
+        status = upsample_cube(in, out, p, msg, cap);
     return status;
 }
 
@@ -95,12 +136,11 @@ int upsample_backward(const emu_view *grad_out, const emu_view *out, const upsam
 {
     if (emu_view_numel(grad_out) == 0 || emu_view_numel(out) == 0)
         return 0;
-    if (p->kernel == UPSAMPLE_KERNEL_COPY) {
-        upsample_copy(grad_out, out, p);
-        return 0;
+    switch (route_of(p)) {
+    case ROUTE_COPY: upsample_copy(grad_out, out, p); return 0;
+    case ROUTE_REFERENCE: return upsample_reference(grad_out, out, p, msg, cap);
+    default: break;
     }
-    if (!fast_covers(p))
-        return upsample_reference_backward(grad_out, out, p, msg, cap);
     if (p->axes == 1) {
         emu_view g2, out2;
         upsample_plan p2;
@@ -117,8 +157,6 @@ int upsample_backward(const emu_view *grad_out, const emu_view *out, const upsam
      * not, so the reference recomputes them. The AscendC kernel's cube tiles
      * spread it further than the padding: cube.c rewrites those outputs. */
     if (p->kernel != UPSAMPLE_KERNEL_ASCENDC)
-        return upsample_reference_backward(grad_out, out, p, msg, cap);
-    if ((status = upsample_cube_backward(grad_out, out, p)) != 0)
-        snprintf(msg, cap, "out of memory for the non-finite gradOut pass");
-    return status;
+        return upsample_reference(grad_out, out, p, msg, cap);
+    return upsample_cube(grad_out, out, p, msg, cap);
 }

@@ -60,7 +60,20 @@ typedef struct upsample_plan {
     /* Filled by the run step at launch, not in phase one. */
     int threads;    /* OpenMP threads the kernel may use */
     bool reference; /* run the reference kernel (ACLNN_EMU_REFERENCE_KERNELS=1) */
+    emu_scratch scratch; /* booked by upsample_book, granted by the run step */
 } upsample_plan;
+
+/* The family's scratch keys (kernel.h's booking): each kernel books the ones it takes. */
+enum {
+    UPSAMPLE_SCRATCH_TABLE = 0,  /* + axis: an axis' table (nearest sources; linear taps or their transpose) */
+    UPSAMPLE_SCRATCH_WEIGHTS = 3, /* + axis: the backward's padded weights */
+    UPSAMPLE_SCRATCH_ROW = 5,    /* + i, i < 7: a fast path's per-thread row buffers */
+    UPSAMPLE_SCRATCH_PLANE = 12, /* + i, i < 2: the reference kernel's per-thread planes */
+    UPSAMPLE_SCRATCH_CUBE = 14,  /* the cube rule's planes */
+};
+
+/* Books in p->scratch what the kernels the plan runs will take (p->threads and p->reference set). */
+void upsample_book(upsample_plan *p);
 
 /* Output index i of an axis reads input lo with weight wl and hi with weight wh.
  * count: 0 (the source lies past the input: a gradient drops it), 1 (the
@@ -80,11 +93,19 @@ upsample_tap upsample_tap_of(const upsample_plan *p, int axis, int64_t i);
 int upsample_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap);
 int upsample_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p, char *msg, size_t cap);
 
-/* The reference kernels (reference.c): the specification of the fast paths. */
-int upsample_reference_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg,
-                               size_t cap);
-int upsample_reference_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p, char *msg,
-                                size_t cap);
+/* The reference kernel (reference.c), either direction: dst from src (in -> out, or gradOut -> out). */
+int upsample_reference(const emu_view *src, const emu_view *dst, const upsample_plan *p, char *msg, size_t cap);
+
+/* The gradOut indices one input index of a linear axis receives from, at most: the transpose of
+ * the taps, whose sources never decrease with the output index. */
+int64_t upsample_taps_most(const upsample_plan *p, int axis);
+
+/* Each kernel's booking (what it takes from s for a plan of this shape). */
+void upsample_nearest_book(const upsample_plan *p, emu_scratch *s);
+void upsample_reference_book(const upsample_plan *p, emu_scratch *s);
+void upsample_bilinear2d_fast_forward_book(const upsample_plan *p, emu_scratch *s);
+void upsample_bilinear2d_fast_backward_book(const upsample_plan *p, emu_scratch *s);
+void upsample_cube_book(const upsample_plan *p, emu_scratch *s);
 
 /* The nearest modes' forward (nearest.c): a gather of whole elements, bytes unchanged, any dtype; it is its
  * own reference. */
@@ -103,8 +124,7 @@ int upsample_bilinear2d_fast_backward(const emu_view *grad_out, const emu_view *
 
 /* CANN's cube tiles on the AscendC kernels (cube.c): the outputs an Inf or NaN
  * of the input makes non-finite, rewritten after either kernel has run. */
-int upsample_cube_forward(const emu_view *in, const emu_view *out, const upsample_plan *p);
-int upsample_cube_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p);
+int upsample_cube(const emu_view *src, const emu_view *dst, const upsample_plan *p, char *msg, size_t cap);
 
 /* UPSAMPLE_KERNEL_COPY: out = in element by element, bytes unchanged, any dtype. */
 void upsample_copy(const emu_view *in, const emu_view *out, const upsample_plan *p);

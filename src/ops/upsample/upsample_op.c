@@ -26,8 +26,13 @@ int upsample_run(const emu_launch *l, char *msg, size_t cap)
     }
     p.threads = emu_kernel_threads();
     p.reference = emu_reference_kernels();
+    upsample_book(&p);
+    int st = emu_scratch_grant(&p.scratch, p.threads, l->op->name, msg, cap);
     const emu_view in = emu_launch_view(l, UPSAMPLE_IN), out = emu_launch_view(l, UPSAMPLE_OUT);
-    return p.backward ? upsample_backward(&in, &out, &p, msg, cap) : upsample_forward(&in, &out, &p, msg, cap);
+    if (!st)
+        st = p.backward ? upsample_backward(&in, &out, &p, msg, cap) : upsample_forward(&in, &out, &p, msg, cap);
+    emu_scratch_release(&p.scratch);
+    return st;
 }
 
 void upsample_read_sizes(const int64_t *v, bool nhwc, upsample_plan *p)

@@ -24,7 +24,11 @@ int roi_align_run(const char *op, const emu_view *self, const emu_view *rois, co
     roi_align_report r;
     roi_plan plan = *p;
     plan.threads = emu_kernel_threads();
-    int st = roi_align_kernel(self, rois, batch_indices, out, &plan, &r, msg, cap);
+    roi_book_forward(&plan);
+    int st = emu_scratch_grant(&plan.scratch, plan.threads, op, msg, cap);
+    if (!st)
+        st = roi_align_kernel(self, rois, batch_indices, out, &plan, &r, msg, cap);
+    emu_scratch_release(&plan.scratch);
     if (!st && r.skipped)
         st = emu_run_misuse(op, msg, cap, "%lld box(es) name an image outside [0, %lld) or have no sample "
                             "(first: box %lld); CANN leaves their output unwritten, the emulator writes zeros",

@@ -54,8 +54,12 @@ static int run(const emu_launch *l, char *msg, size_t cap)
     const bool any = emu_view_numel(&grad_output) > 0 && emu_view_numel(&boxes) > 0 && emu_view_numel(&grad_input) > 0;
     int st = check_boxes(p, &boxes, any ? p->boxes : 0, msg, cap);
     roi_backward_report r;
+    roi_book_backward(&plan);
+    if (!st)
+        st = emu_scratch_grant(&plan.scratch, plan.threads, OP_NAME, msg, cap);
     if (!st)
         st = roi_align_v2_backward_kernel(&grad_output, &boxes, &grad_input, p, &r, msg, cap);
+    emu_scratch_release(&plan.scratch);
     /* The forward's rule, in this direction: such a box is surely a bug (CANN computes nothing for it). */
     if (!st && r.no_sample)
         st = emu_run_misuse(OP_NAME, msg, cap, "%lld box(es) have no sample (first: box %lld); CANN computes "
