@@ -198,11 +198,6 @@ static inline uint64_t roi_align_workspace(const roi_plan *p, size_t item)
 int roi_align_kernel(const emu_view *self, const emu_view *rois, const emu_view *batch_indices, const emu_view *out,
                      const roi_plan *p, roi_align_report *report, char *msg, size_t cap);
 
-/* The run step both RoIAlign forward APIs share (defined in roi_align_v2.c, an op file: it
- * reports the boxes CANN accepts but surely are bugs as warnings, or errors in strict mode). */
-int roi_align_run(const char *op, const emu_view *self, const emu_view *rois, const emu_view *batch_indices,
-                  const emu_view *out, const roi_plan *p, char *msg, size_t cap);
-
 /* ---- the backward: aclnnRoiAlignV2Backward (ROIAlignGrad) ---- */
 
 /* Boxes on an image whose sample count is 0 on an axis (910B's adaptive count ceil(bin) for a box of no

@@ -149,18 +149,35 @@ int upsample_check_volume(const char *api, const aclTensor *self, const aclIntAr
     return 0;
 }
 
+int upsample_create_tbe(const emu_op_def *op, const char *api, const aclTensor *in, aclTensor *out,
+                        const char *out_name, upsample_plan *p, uint64_t ws, uint64_t *workspace_size,
+                        aclOpExecutor **executor)
+{
+    if (emu_tensor_numel(in) == 0 || emu_tensor_numel(out) == 0)
+        ws = 0; /* empty tensors: CANN returns before any kernel, with a workspace of 0 */
+    else {
+        EMU_TRY(emu_check_output_writable(api, out, out_name));
+        p->kernel = UPSAMPLE_KERNEL_TBE;
+    }
+    return upsample_create(op, in, out, p, ws, workspace_size, executor);
+}
+
 int upsample_nearest_create(const emu_op_def *op, const char *api, const aclTensor *self, aclTensor *out,
                             upsample_plan *p, uint64_t *workspace_size, aclOpExecutor **executor)
 {
-    uint64_t ws = 0; /* empty tensors: CANN returns before any kernel, with a workspace of 0 */
-    if (emu_tensor_numel(self) > 0 && emu_tensor_numel(out) > 0) {
-        EMU_TRY(emu_check_output_writable(api, out, "out"));
-        p->kernel = UPSAMPLE_KERNEL_TBE;
-        const size_t item = emu_dtype_size(self->dtype);
-        ws = (emu_tensor_contiguous(self) ? 0 : emu_ws_bytes(emu_tensor_numel(self), item)) +
-             (emu_tensor_contiguous(out) ? 0 : emu_ws_bytes(emu_tensor_numel(out), item));
-    }
-    return upsample_create(op, self, out, p, ws, workspace_size, executor);
+    const size_t item = emu_dtype_size(self->dtype);
+    const uint64_t ws = (emu_tensor_contiguous(self) ? 0 : emu_ws_bytes(emu_tensor_numel(self), item)) +
+                        (emu_tensor_contiguous(out) ? 0 : emu_ws_bytes(emu_tensor_numel(out), item));
+    return upsample_create_tbe(op, api, self, out, "out", p, ws, workspace_size, executor);
+}
+
+int upsample_volume_grad_create(const emu_op_def *op, const char *api, const aclTensor *grad_out,
+                                        aclTensor *grad_input, upsample_plan *p, uint64_t *workspace_size,
+                                        aclOpExecutor **executor)
+{
+    const int64_t n_g = emu_tensor_numel(grad_out), n_i = emu_tensor_numel(grad_input);
+    const uint64_t ws = emu_ws_bytes(n_g, 4) + 3 * emu_ws_bytes(n_i > n_g ? n_i : n_g, 4); /* FLOAT copy, passes */
+    return upsample_create_tbe(op, api, grad_out, grad_input, "gradInput", p, ws, workspace_size, executor);
 }
 
 int upsample_check_volume_grad(const char *api, const aclTensor *grad_out, const aclIntArray *output_size,
@@ -193,5 +210,21 @@ void upsample_nearest_grad_ratios(upsample_plan *p)
     for (int a = 0; a < p->axes; a++) {
         upsample_axis *ax = &p->axis[a];
         ax->ratio = (all || soc950) && ax->scale > 0 ? (float)ax->scale : (float)ax->out / (float)ax->in;
+    }
+}
+
+void upsample_set_scales(upsample_plan *p, const double *scales)
+{
+    for (int a = 0; a < p->axes; a++)
+        p->axis[a].scale = scales[p->axes - 1 - a];
+}
+
+void upsample_linear_volume_ratios(upsample_plan *p)
+{
+    const bool all = p->axis[0].scale > 0 && p->axis[1].scale > 0 && p->axis[2].scale > 0;
+    for (int a = 0; a < 3; a++) {
+        upsample_axis *ax = &p->axis[a];
+        const float real = all ? (float)(1.0 / ax->scale) : 0.0f;
+        ax->ratio = ax->in == ax->out ? 1.0f : upsample_ratio(ax->in, ax->out, p->align_corners, real, 0.0f);
     }
 }

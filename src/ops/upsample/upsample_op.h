@@ -70,9 +70,29 @@ void upsample_nearest_grad_ratios(upsample_plan *p);
 int upsample_nearest_create(const emu_op_def *op, const char *api, const aclTensor *self, aclTensor *out,
                             upsample_plan *p, uint64_t *workspace_size, aclOpExecutor **executor);
 
+/* Phase one's end for an API whose op_api launches one TBE kernel: an empty tensor launches nothing (and
+ * asks no workspace), else out (named out_name) must be writable and the workspace is ws. */
+int upsample_create_tbe(const emu_op_def *op, const char *api, const aclTensor *in, aclTensor *out,
+                        const char *out_name, upsample_plan *p, uint64_t ws, uint64_t *workspace_size,
+                        aclOpExecutor **executor);
+
+/* Phase one's end for the 3-D gradients (nearest, trilinear): upsample_create_tbe with their workspace (gradOut's FLOAT
+ * copy and the three passes). */
+int upsample_volume_grad_create(const emu_op_def *op, const char *api, const aclTensor *grad_out,
+                                        aclTensor *grad_input, upsample_plan *p, uint64_t *workspace_size,
+                                        aclOpExecutor **executor);
+
 /* Phase one's last step: logs what runs (the kernel CANN's op_api launches, its ratios)
  * and creates the executor over the API's input and out. */
 int upsample_create(const emu_op_def *op, const aclTensor *in, const aclTensor *out, const upsample_plan *p,
                     uint64_t workspace, uint64_t *workspace_size, aclOpExecutor **executor);
+
+/* The API's scales, in its signature's order (outermost axis first: scalesD, scalesH, scalesW), into the
+ * plan's axes. */
+void upsample_set_scales(upsample_plan *p, const double *scales);
+
+/* The trilinear kernels' ratio per axis: 1 for an unchanged size, else upsample_ratio's with float(1 / scale)
+ * when all three scales are positive (the op_api passes them on), else the sizes'. */
+void upsample_linear_volume_ratios(upsample_plan *p);
 
 #endif /* ACLNN_EMU_UPSAMPLE_OP_H_ */

@@ -13,7 +13,7 @@
 
 #include "../../../meta/meta.h"
 #include "aclnnop/aclnn_roi_align.h"
-#include "../roi.h"
+#include "../roi_op.h"
 
 #define OP_NAME "aclnnRoiAlign"
 static const char API[] = OP_NAME "GetWorkspaceSize";
@@ -82,17 +82,10 @@ ACLNN_API aclnnStatus aclnnRoiAlignGetWorkspaceSize(const aclTensor *self, const
                    workspaceSize, executor);
     if (st)
         return st;
-    const bool empty = emu_tensor_numel(self) == 0 || emu_tensor_numel(rois) == 0;
-    if (emu_tensor_numel(out) > 0 && (st = emu_check_output_writable(API, out, "out")) != 0)
-        return st;
-    const roi_plan p = {
-        .batch = self->dims[0], .channels = self->dims[1], .height = self->dims[2], .width = self->dims[3],
-        .boxes = empty ? 0 : rois->dims[0], .pooled_h = outputHeight, .pooled_w = outputWidth,
-        .spatial_scale = spatialScale, .samples = samplingRatio,
-        .samples_reciprocal = samplingRatio > 0 ? 1.0f / (float)samplingRatio : 0.0f,
-        .pooled_h_reciprocal = 1.0f / (float)outputHeight, .pooled_w_reciprocal = 1.0f / (float)outputWidth,
-        .roi_end_mode = 0, .max_mode = strcmp(mode, "max") == 0,
-    };
+    roi_plan p;
+    bool empty;
+    EMU_TRY(roi_forward_plan(API, self, rois, out, outputHeight, outputWidth, spatialScale, samplingRatio, &p, &empty));
+    p.max_mode = strcmp(mode, "max") == 0; /* roi_end_mode 0 */
     const size_t item = emu_dtype_size(self->dtype);
     const int64_t k = rois->dims[0];
     uint64_t ws;

@@ -11,32 +11,12 @@
 
 #include "../../../meta/meta.h"
 #include "aclnnop/aclnn_roi_align_v2.h"
-#include "../roi.h"
+#include "../roi_op.h"
 
 #define OP_NAME "aclnnRoiAlignV2"
 static const char API[] = OP_NAME "GetWorkspaceSize";
 enum { SELF, BOXES, OUT }; /* the tensors' slots */
 static const char *const TENSOR_NAMES[] = {[SELF] = "self", [BOXES] = "boxes", [OUT] = "out"};
-
-int roi_align_run(const char *op, const emu_view *self, const emu_view *rois, const emu_view *batch_indices,
-                  const emu_view *out, const roi_plan *p, char *msg, size_t cap)
-{
-    roi_align_report r;
-    roi_plan plan = *p;
-    plan.threads = emu_kernel_threads();
-    roi_book_forward(&plan);
-    int st = emu_scratch_grant(&plan.scratch, plan.threads, op, msg, cap);
-    if (!st)
-        st = roi_align_kernel(self, rois, batch_indices, out, &plan, &r, msg, cap);
-    emu_scratch_release(&plan.scratch);
-    if (!st && r.skipped)
-        st = emu_run_misuse(op, msg, cap, "%lld box(es) name an image outside [0, %lld) or have no sample "
-                            "(first: box %lld); CANN leaves their output unwritten, the emulator writes zeros",
-                            (long long)r.skipped, (long long)self->dims[0], (long long)r.first_skipped);
-    if (!st && r.nonfinite)
-        st = emu_run_misuse(op, msg, cap, "%lld box(es) have NaN or infinite coordinates", (long long)r.nonfinite);
-    return st;
-}
 
 static int run(const emu_launch *l, char *msg, size_t cap)
 {
@@ -92,17 +72,10 @@ ACLNN_API aclnnStatus aclnnRoiAlignV2GetWorkspaceSize(const aclTensor *self, con
     int st = check(self, boxes, pooledHeight, pooledWidth, spatialScale, samplingRatio, out, workspaceSize, executor);
     if (st)
         return st;
-    const bool empty = emu_tensor_numel(self) == 0 || emu_tensor_numel(boxes) == 0;
-    if (emu_tensor_numel(out) > 0 && (st = emu_check_output_writable(API, out, "out")) != 0)
-        return st;
-    const roi_plan p = {
-        .batch = self->dims[0], .channels = self->dims[1], .height = self->dims[2], .width = self->dims[3],
-        .boxes = empty ? 0 : boxes->dims[0], .pooled_h = pooledHeight, .pooled_w = pooledWidth,
-        .spatial_scale = spatialScale, .samples = (int32_t)samplingRatio,
-        .samples_reciprocal = samplingRatio > 0 ? 1.0f / (float)samplingRatio : 0.0f,
-        .pooled_h_reciprocal = 1.0f / (float)pooledHeight, .pooled_w_reciprocal = 1.0f / (float)pooledWidth,
-        .roi_end_mode = aligned ? 2 : 0,
-    };
+    roi_plan p;
+    bool empty;
+    EMU_TRY(roi_forward_plan(API, self, boxes, out, pooledHeight, pooledWidth, spatialScale, samplingRatio, &p, &empty));
+    p.roi_end_mode = aligned ? 2 : 0;
     const size_t item = emu_dtype_size(self->dtype);
     uint64_t ws;
     if (empty) { /* CANN fills out with zeros: the Fill's value and result */

@@ -20,9 +20,8 @@ ACLNN_API aclnnStatus aclnnUpsampleNearest3dBackwardGetWorkspaceSize(
     double scalesH, double scalesW, aclTensor *gradInput, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     emu_diag_api(__func__);
-    upsample_plan p = {.axes = 3, .mode = UPSAMPLE_NEAREST, .backward = true, .kernel_name = "UpsampleNearest3dGrad",
-                       .axis = {[UPSAMPLE_W] = {.scale = scalesW}, [UPSAMPLE_H] = {.scale = scalesH},
-                                [UPSAMPLE_D] = {.scale = scalesD}}};
+    upsample_plan p = {.axes = 3, .mode = UPSAMPLE_NEAREST, .backward = true, .kernel_name = "UpsampleNearest3dGrad",};
+    upsample_set_scales(&p, (const double[]){scalesD, scalesH, scalesW});
     EMU_TRY(emu_check_args(API, EMU_ARGS(EMU_POINTER_ARG(workspaceSize), EMU_POINTER_ARG(executor),
                                          EMU_TENSOR_ARG(gradOut), EMU_INT_ARRAY_ARG(outputSize),
                                          EMU_INT_ARRAY_ARG(inputSize), EMU_TENSOR_ARG(gradInput))));
@@ -30,14 +29,7 @@ ACLNN_API aclnnStatus aclnnUpsampleNearest3dBackwardGetWorkspaceSize(
     EMU_TRY(emu_check_dtype(API, gradInput, "gradInput", gradOut->dtype, " (gradOut's)"));
     EMU_TRY(upsample_check_volume_grad(API, gradOut, outputSize, inputSize, gradInput, &p));
     upsample_nearest_grad_ratios(&p);
-    uint64_t ws = 0; /* an empty gradOut: CANN returns before any kernel, with a workspace of 0 */
-    if (emu_tensor_numel(gradOut) > 0 && emu_tensor_numel(gradInput) > 0) {
-        EMU_TRY(emu_check_output_writable(API, gradInput, "gradInput"));
-        p.kernel = UPSAMPLE_KERNEL_TBE;
-        const int64_t n_g = emu_tensor_numel(gradOut), n_i = emu_tensor_numel(gradInput);
-        ws = emu_ws_bytes(n_g, 4) + 3 * emu_ws_bytes(n_i > n_g ? n_i : n_g, 4); /* FLOAT copy, the passes */
-    }
-    return upsample_create(&OP, gradOut, gradInput, &p, ws, workspaceSize, executor);
+    return upsample_volume_grad_create(&OP, API, gradOut, gradInput, &p, workspaceSize, executor);
 }
 
 EMU_DEFINE_PHASE_TWO(aclnnUpsampleNearest3dBackward)

@@ -43,9 +43,8 @@ ACLNN_API aclnnStatus aclnnUpsampleNearestExact3dGetWorkspaceSize(
     aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)
 {
     emu_diag_api(__func__);
-    upsample_plan p = {.axes = 3, .mode = UPSAMPLE_NEAREST_EXACT, .kernel_name = "UpsampleNearestExact3d",
-                       .axis = {[UPSAMPLE_W] = {.scale = scalesW}, [UPSAMPLE_H] = {.scale = scalesH},
-                                [UPSAMPLE_D] = {.scale = scalesD}}};
+    upsample_plan p = {.axes = 3, .mode = UPSAMPLE_NEAREST_EXACT, .kernel_name = "UpsampleNearestExact3d",};
+    upsample_set_scales(&p, (const double[]){scalesD, scalesH, scalesW});
     EMU_TRY(check(self, outputSize, out, workspaceSize, executor, &p));
     upsample_nearest_ratios(&p, scalesD > 0 && scalesH > 0 && scalesW > 0); /* all three, or none */
     return upsample_nearest_create(&OP, API, self, out, &p, workspaceSize, executor);

@@ -46,32 +46,21 @@ ACLNN_API aclnnStatus aclnnUpsampleTrilinear3dGetWorkspaceSize(
 {
     emu_diag_api(__func__);
     upsample_plan p = {.axes = 3, .mode = UPSAMPLE_LINEAR, .align_corners = alignCorners,
-                       .kernel_name = "ResizeUpsampleTrilinear",
-                       .axis = {[UPSAMPLE_W] = {.scale = scalesW}, [UPSAMPLE_H] = {.scale = scalesH},
-                                [UPSAMPLE_D] = {.scale = scalesD}}};
+                       .kernel_name = "ResizeUpsampleTrilinear"};
+    upsample_set_scales(&p, (const double[]){scalesD, scalesH, scalesW});
     EMU_TRY(check(self, outputSize, out, workspaceSize, executor, &p));
-    uint64_t ws = 0; /* an empty self: CANN returns before any kernel, with a workspace of 0 */
-    if (emu_tensor_numel(self) > 0) {
-        EMU_TRY(emu_check_output_writable(API, out, "out"));
-        p.kernel = UPSAMPLE_KERNEL_TBE;
-        const bool all_scales = scalesD > 0 && scalesH > 0 && scalesW > 0;
-        int unit = 0;
-        for (int a = 0; a < 3; a++) {
-            upsample_axis *ax = &p.axis[a];
-            const float real = all_scales ? (float)(1.0 / ax->scale) : 0.0f;
-            ax->ratio = ax->in == ax->out ? 1.0f : upsample_ratio(ax->in, ax->out, alignCorners, real, 0.0f);
-            ax->skip = ax->ratio > 1.0f - 1e-6f && ax->ratio < 1.0f + 1e-6f;
-            unit += ax->skip;
-        }
-        p.axis[UPSAMPLE_D].skip = p.axis[UPSAMPLE_D].skip && unit < 3; /* all three at 1: the D pass runs */
-        /* Contiguous copies, the casts to FLOAT and back, each pass's intermediate. */
-        const size_t item = emu_dtype_size(self->dtype);
-        const int64_t n_in = emu_tensor_numel(self), n_out = emu_tensor_numel(out);
-        ws = (emu_tensor_contiguous(self) ? 0 : emu_ws_bytes(n_in, item)) +
-             (self->dtype == ACL_FLOAT ? 0 : emu_ws_bytes(n_in, 4) + emu_ws_bytes(n_out, 4)) +
-             2 * emu_ws_bytes(n_out, 4);
-    }
-    return upsample_create(&OP, self, out, &p, ws, workspaceSize, executor);
+    upsample_linear_volume_ratios(&p);
+    int unit = 0;
+    for (int a = 0; a < 3; a++)
+        unit += p.axis[a].skip = p.axis[a].ratio > 1.0f - 1e-6f && p.axis[a].ratio < 1.0f + 1e-6f;
+    p.axis[UPSAMPLE_D].skip = p.axis[UPSAMPLE_D].skip && unit < 3; /* all three at 1: the D pass runs */
+    /* Contiguous copies, the casts to FLOAT and back, each pass's intermediate. */
+    const size_t item = emu_dtype_size(self->dtype);
+    const int64_t n_in = emu_tensor_numel(self), n_out = emu_tensor_numel(out);
+    const uint64_t ws = (emu_tensor_contiguous(self) ? 0 : emu_ws_bytes(n_in, item)) +
+                        (self->dtype == ACL_FLOAT ? 0 : emu_ws_bytes(n_in, 4) + emu_ws_bytes(n_out, 4)) +
+                        2 * emu_ws_bytes(n_out, 4);
+    return upsample_create_tbe(&OP, API, self, out, "out", &p, ws, workspaceSize, executor);
 }
 
 EMU_DEFINE_PHASE_TWO(aclnnUpsampleTrilinear3d)

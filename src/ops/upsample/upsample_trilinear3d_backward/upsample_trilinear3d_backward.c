@@ -25,9 +25,8 @@ ACLNN_API aclnnStatus aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
 {
     emu_diag_api(__func__);
     upsample_plan p = {.axes = 3, .mode = UPSAMPLE_LINEAR, .backward = true, .align_corners = alignCorners,
-                       .kernel_name = "UpsampleTrilinear3dBackward",
-                       .axis = {[UPSAMPLE_W] = {.scale = scalesW}, [UPSAMPLE_H] = {.scale = scalesH},
-                                [UPSAMPLE_D] = {.scale = scalesD}}};
+                       .kernel_name = "UpsampleTrilinear3dBackward"};
+    upsample_set_scales(&p, (const double[]){scalesD, scalesH, scalesW});
     EMU_TRY(emu_check_args(API, EMU_ARGS(EMU_POINTER_ARG(workspaceSize), EMU_POINTER_ARG(executor),
                                          EMU_TENSOR_ARG(gradOut), EMU_INT_ARRAY_ARG(outputSize),
                                          EMU_INT_ARRAY_ARG(inputSize), EMU_TENSOR_ARG(gradInput))));
@@ -37,24 +36,12 @@ ACLNN_API aclnnStatus aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize(
     EMU_TRY(emu_check_format_in(API, gradOut, "gradOut", EMU_SET(aclFormat, ACL_FORMAT_ND, ACL_FORMAT_NCDHW,
                                                                  ACL_FORMAT_NDHWC)));
     EMU_TRY(upsample_check_volume_grad(API, gradOut, outputSize, inputSize, gradInput, &p));
-    uint64_t ws = 0; /* empty tensors: CANN returns before any kernel, with a workspace of 0 */
-    if (emu_tensor_numel(gradOut) > 0 && emu_tensor_numel(gradInput) > 0) {
-        EMU_TRY(emu_check_output_writable(API, gradInput, "gradInput"));
-        p.kernel = UPSAMPLE_KERNEL_TBE;
-        const bool all_scales = scalesD > 0 && scalesH > 0 && scalesW > 0;
-        int unchanged = 0;
-        for (int a = 0; a < 3; a++) {
-            upsample_axis *ax = &p.axis[a];
-            const float real = all_scales ? (float)(1.0 / ax->scale) : 0.0f;
-            ax->ratio = ax->in == ax->out ? 1.0f : upsample_ratio(ax->in, ax->out, alignCorners, real, 0.0f);
-            ax->skip = ax->in == ax->out;
-            unchanged += ax->skip;
-        }
-        p.axis[UPSAMPLE_W].skip = p.axis[UPSAMPLE_W].skip && unchanged < 3; /* all three unchanged: W runs */
-        const int64_t n_g = emu_tensor_numel(gradOut), n_i = emu_tensor_numel(gradInput);
-        ws = emu_ws_bytes(n_g, 4) + 3 * emu_ws_bytes(n_i > n_g ? n_i : n_g, 4); /* FLOAT copy, the passes */
-    }
-    return upsample_create(&OP, gradOut, gradInput, &p, ws, workspaceSize, executor);
+    upsample_linear_volume_ratios(&p);
+    int unchanged = 0;
+    for (int a = 0; a < 3; a++)
+        unchanged += p.axis[a].skip = p.axis[a].in == p.axis[a].out;
+    p.axis[UPSAMPLE_W].skip = p.axis[UPSAMPLE_W].skip && unchanged < 3; /* all three unchanged: W runs */
+    return upsample_volume_grad_create(&OP, API, gradOut, gradInput, &p, workspaceSize, executor);
 }
 
 EMU_DEFINE_PHASE_TWO(aclnnUpsampleTrilinear3dBackward)
