@@ -12,6 +12,13 @@ try:
 except ImportError:  # pragma: no cover
     torch = None
 
+# (input shape, output sizes) of the trilinear tests, forward and backward: up, down, 2x, unchanged.
+TRILINEAR_SIZES = [
+    ((1, 2, 2, 3, 4), (4, 6, 8)),
+    ((2, 1, 5, 5, 5), (2, 3, 7)),
+    ((1, 1, 2, 2, 2), (4, 4, 4)),
+    ((1, 3, 4, 4, 4), (4, 4, 4)),
+]
 DTYPES = ["float32", "float16", "bfloat16", "float64", "uint8"]
 
 
@@ -52,3 +59,24 @@ def check_message(fn, args, kw, message):
         fn(*args, **kw)
     assert e.value.status == 161002
     assert message in e.value.message, e.value.message
+
+
+def gather_test(fn, sizes, dtypes, exact):
+    """The test that fn's gather is CANN's, bit for bit, over sizes x dtypes (an operator's module binds it)."""
+
+    @pytest.mark.parametrize("dtype", dtypes)
+    @pytest.mark.parametrize("shape, out", sizes)
+    def test(shape, out, dtype, rng):
+        check_against_model(fn, array(rng, shape, dtype), out, size_ratios(shape[2:], out), exact)
+
+    return test
+
+
+def torch_test(fn, sizes, mode):
+    """The test that fn agrees with torch's interpolate in `mode` over sizes."""
+
+    @pytest.mark.parametrize("shape, out", sizes)
+    def test(shape, out, rng):
+        check_against_torch(fn, array(rng, shape, "float32"), out, mode)
+
+    return test

@@ -2,23 +2,22 @@
 
 import numpy as np
 import pytest
-from upsample_nearest_cases import DTYPES, array, check_against_model, check_against_torch, check_message, size_ratios
+from upsample_nearest_cases import (
+    DTYPES,
+    check_message,
+    gather_test,
+    torch_test,
+)
 
 import aclnn_emu
 
 SIZES = [((1, 3, 3), (5,)), ((2, 2, 17), (4,)), ((1, 1, 1), (6,)), ((3, 2, 8), (8,))]
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shape, out", SIZES)
-def test_gather_matches_cann_bit_for_bit(shape, out, dtype, rng):
-    x = array(rng, shape, dtype)
-    check_against_model(aclnn_emu.upsample_nearest1d, x, out, size_ratios(shape[2:], out), False)
+test_gather_matches_cann_bit_for_bit = gather_test(aclnn_emu.upsample_nearest1d, SIZES, DTYPES, exact=False)
 
 
-@pytest.mark.parametrize("shape, out", SIZES)
-def test_agrees_with_torch(shape, out, rng):
-    check_against_torch(aclnn_emu.upsample_nearest1d, array(rng, shape, "float32"), out, "nearest")
+test_agrees_with_torch = torch_test(aclnn_emu.upsample_nearest1d, SIZES, "nearest")
 
 
 def test_cann_example_values():

@@ -2,18 +2,22 @@
 
 import numpy as np
 import pytest
-from upsample_nearest_cases import DTYPES, array, check_against_model, check_against_torch, check_message, size_ratios
+from upsample_nearest_cases import (
+    DTYPES,
+    array,
+    check_against_model,
+    check_message,
+    gather_test,
+    size_ratios,
+    torch_test,
+)
 
 import aclnn_emu
 
 SIZES = [((2, 3, 5, 7), (10, 14)), ((1, 2, 8, 8), (3, 5)), ((1, 1, 3, 4), (7, 9)), ((2, 4, 6, 6), (6, 6))]
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shape, out", SIZES)
-def test_gather_matches_cann_bit_for_bit(shape, out, dtype, rng):
-    x = array(rng, shape, dtype)
-    check_against_model(aclnn_emu.upsample_nearest2d, x, out, size_ratios(shape[2:], out), False)
+test_gather_matches_cann_bit_for_bit = gather_test(aclnn_emu.upsample_nearest2d, SIZES, DTYPES, exact=False)
 
 
 @pytest.mark.parametrize("shape, out", SIZES)
@@ -22,9 +26,7 @@ def test_nhwc(shape, out, rng):
     check_against_model(aclnn_emu.upsample_nearest2d, x, out, size_ratios(shape[2:], out), False, True, format="NHWC")
 
 
-@pytest.mark.parametrize("shape, out", SIZES)
-def test_agrees_with_torch(shape, out, rng):
-    check_against_torch(aclnn_emu.upsample_nearest2d, array(rng, shape, "float32"), out, "nearest")
+test_agrees_with_torch = torch_test(aclnn_emu.upsample_nearest2d, SIZES, "nearest")
 
 
 @pytest.mark.parametrize(

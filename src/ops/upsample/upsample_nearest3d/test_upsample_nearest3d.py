@@ -2,7 +2,14 @@
 
 import numpy as np
 import pytest
-from upsample_nearest_cases import array, check_against_model, check_against_torch, check_message, size_ratios
+from upsample_nearest_cases import (
+    array,
+    check_against_model,
+    check_message,
+    gather_test,
+    size_ratios,
+    torch_test,
+)
 
 import aclnn_emu
 
@@ -11,11 +18,9 @@ from reference import F32
 SIZES = [((1, 2, 2, 3, 4), (4, 6, 8)), ((2, 1, 5, 5, 5), (2, 3, 7)), ((2, 2, 2, 2, 3), (1, 1, 1))]
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "float64"])
-@pytest.mark.parametrize("shape, out", SIZES)
-def test_gather_matches_cann_bit_for_bit(shape, out, dtype, rng):
-    x = array(rng, shape, dtype)
-    check_against_model(aclnn_emu.upsample_nearest3d, x, out, size_ratios(shape[2:], out), False)
+test_gather_matches_cann_bit_for_bit = gather_test(
+    aclnn_emu.upsample_nearest3d, SIZES, ["float32", "float16", "bfloat16", "float64"], exact=False
+)
 
 
 def test_scales_step_by_their_inverse_when_all_three_are_given(rng):
@@ -34,9 +39,7 @@ def test_ndhwc(rng):
     check_against_model(aclnn_emu.upsample_nearest3d, x, out, size_ratios((2, 3, 4), out), False, True, format="NDHWC")
 
 
-@pytest.mark.parametrize("shape, out", SIZES)
-def test_agrees_with_torch(shape, out, rng):
-    check_against_torch(aclnn_emu.upsample_nearest3d, array(rng, shape, "float32"), out, "nearest")
+test_agrees_with_torch = torch_test(aclnn_emu.upsample_nearest3d, SIZES, "nearest")
 
 
 def test_cann_example_values():

@@ -2,7 +2,13 @@
 
 import numpy as np
 import pytest
-from upsample_nearest_cases import array, check_against_model, check_against_torch, check_message, size_ratios
+from upsample_nearest_cases import (
+    array,
+    check_against_model,
+    check_message,
+    gather_test,
+    torch_test,
+)
 
 import aclnn_emu
 
@@ -11,11 +17,9 @@ from reference import F32
 SIZES = [((1, 3, 3), (5,)), ((2, 2, 17), (4,)), ((1, 1, 1), (6,)), ((3, 2, 8), (12,))]
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "uint8"])
-@pytest.mark.parametrize("shape, out", SIZES)
-def test_gather_matches_cann_bit_for_bit(shape, out, dtype, rng):
-    x = array(rng, shape, dtype)
-    check_against_model(aclnn_emu.upsample_nearest_exact1d, x, out, size_ratios(shape[2:], out), True)
+test_gather_matches_cann_bit_for_bit = gather_test(
+    aclnn_emu.upsample_nearest_exact1d, SIZES, ["float32", "float16", "bfloat16", "uint8"], exact=True
+)
 
 
 def test_a_positive_scale_steps_by_its_inverse(rng):
@@ -23,9 +27,7 @@ def test_a_positive_scale_steps_by_its_inverse(rng):
     check_against_model(aclnn_emu.upsample_nearest_exact1d, x, (9,), [F32(1.0 / 1.5)], True, scales=1.5)
 
 
-@pytest.mark.parametrize("shape, out", SIZES)
-def test_agrees_with_torch(shape, out, rng):
-    check_against_torch(aclnn_emu.upsample_nearest_exact1d, array(rng, shape, "float32"), out, "nearest-exact")
+test_agrees_with_torch = torch_test(aclnn_emu.upsample_nearest_exact1d, SIZES, "nearest-exact")
 
 
 def test_cann_example_values():

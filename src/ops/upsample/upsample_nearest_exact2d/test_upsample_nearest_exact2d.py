@@ -2,7 +2,13 @@
 
 import numpy as np
 import pytest
-from upsample_nearest_cases import array, check_against_model, check_against_torch, check_message, size_ratios
+from upsample_nearest_cases import (
+    array,
+    check_against_model,
+    check_message,
+    gather_test,
+    torch_test,
+)
 
 import aclnn_emu
 
@@ -11,11 +17,9 @@ from reference import F32
 SIZES = [((2, 3, 5, 7), (10, 14)), ((1, 2, 8, 8), (3, 5)), ((1, 1, 3, 4), (7, 9)), ((1, 1, 4, 2), (8, 4))]
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "uint8"])
-@pytest.mark.parametrize("shape, out", SIZES)
-def test_gather_matches_cann_bit_for_bit(shape, out, dtype, rng):
-    x = array(rng, shape, dtype)
-    check_against_model(aclnn_emu.upsample_nearest_exact2d, x, out, size_ratios(shape[2:], out), True)
+test_gather_matches_cann_bit_for_bit = gather_test(
+    aclnn_emu.upsample_nearest_exact2d, SIZES, ["float32", "float16", "bfloat16", "uint8"], exact=True
+)
 
 
 def test_scales_and_nhwc(rng):
@@ -24,9 +28,7 @@ def test_scales_and_nhwc(rng):
                         scales_h=2.0, scales_w=1.5, format="NHWC")  # fmt: skip
 
 
-@pytest.mark.parametrize("shape, out", SIZES)
-def test_agrees_with_torch(shape, out, rng):
-    check_against_torch(aclnn_emu.upsample_nearest_exact2d, array(rng, shape, "float32"), out, "nearest-exact")
+test_agrees_with_torch = torch_test(aclnn_emu.upsample_nearest_exact2d, SIZES, "nearest-exact")
 
 
 def test_empty_tensors_return_before_the_checks():

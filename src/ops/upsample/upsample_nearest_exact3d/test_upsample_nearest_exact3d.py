@@ -2,7 +2,13 @@
 
 import numpy as np
 import pytest
-from upsample_nearest_cases import array, check_against_model, check_against_torch, check_message, size_ratios
+from upsample_nearest_cases import (
+    array,
+    check_against_model,
+    check_message,
+    gather_test,
+    torch_test,
+)
 
 import aclnn_emu
 
@@ -11,11 +17,9 @@ from reference import F32
 SIZES = [((1, 2, 2, 3, 4), (4, 6, 8)), ((2, 1, 5, 5, 5), (2, 3, 7)), ((2, 2, 2, 2, 3), (1, 1, 1))]
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
-@pytest.mark.parametrize("shape, out", SIZES)
-def test_gather_matches_cann_bit_for_bit(shape, out, dtype, rng):
-    x = array(rng, shape, dtype)
-    check_against_model(aclnn_emu.upsample_nearest_exact3d, x, out, size_ratios(shape[2:], out), True)
+test_gather_matches_cann_bit_for_bit = gather_test(
+    aclnn_emu.upsample_nearest_exact3d, SIZES, ["float32", "float16", "bfloat16"], exact=True
+)
 
 
 def test_scales_that_fit_step_by_their_inverse(rng):
@@ -25,9 +29,7 @@ def test_scales_that_fit_step_by_their_inverse(rng):
                         scales_w=2.0)  # fmt: skip
 
 
-@pytest.mark.parametrize("shape, out", SIZES)
-def test_agrees_with_torch(shape, out, rng):
-    check_against_torch(aclnn_emu.upsample_nearest_exact3d, array(rng, shape, "float32"), out, "nearest-exact")
+test_agrees_with_torch = torch_test(aclnn_emu.upsample_nearest_exact3d, SIZES, "nearest-exact")
 
 
 def test_cann_example_values():

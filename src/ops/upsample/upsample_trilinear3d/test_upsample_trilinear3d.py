@@ -2,24 +2,13 @@
 
 import numpy as np
 import pytest
-from upsample_nearest_cases import array, check_message
+from upsample_nearest_cases import TRILINEAR_SIZES, array, check_message, torch
 
 import aclnn_emu
 
 from reference import cann_trilinear3d as model
 
-try:
-    import torch
-except ImportError:  # pragma: no cover
-    torch = None
-
-
-CASES = [
-    ((1, 2, 2, 3, 4), (4, 6, 8)),
-    ((2, 1, 5, 5, 5), (2, 3, 7)),
-    ((1, 1, 2, 2, 2), (4, 4, 4)),
-    ((1, 3, 4, 4, 4), (4, 4, 4)),
-]
+CASES = TRILINEAR_SIZES
 
 
 @pytest.mark.parametrize("align", [False, True])
