@@ -15,7 +15,7 @@ the operator, typed and documented:
 plus ``__all__``. The machinery they call is aclnn_emu.ops.
 
 Parameter kinds: ``tensor`` (an input), ``out`` (the output tensor),
-``int_array``, ``bool``, ``double``, ``int`` (``"range": "int32"`` narrows
+``int_array``, ``float_array``, ``bool``, ``double``, ``int`` (``"range": "int32"`` narrows
 it) and ``string``. A tensor's ``layout`` is a format name or ``"format"``
 (the call's ``format=`` keyword, from the description's ``formats``); its
 ``dtype`` is what a list becomes: a numpy name or ``like:<param>``. An
@@ -31,10 +31,10 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-ARRAY_TYPES = {"tensor": "Any", "int_array": "Sequence[int]", "bool": "bool", "double": "float", "int": "int",
-               "string": "str"}  # fmt: skip
-HANDLE_TYPES = {"tensor": "Tensor", "out": "Tensor", "int_array": "IntArray", "bool": "bool", "double": "float",
-                "int": "int", "string": "str"}  # fmt: skip
+ARRAY_TYPES = {"tensor": "Any", "int_array": "Sequence[int]", "float_array": "Sequence[float]", "bool": "bool",
+               "double": "float", "int": "int", "string": "str"}  # fmt: skip
+HANDLE_TYPES = {"tensor": "Tensor", "out": "Tensor", "int_array": "IntArray", "float_array": "FloatArray",
+                "bool": "bool", "double": "float", "int": "int", "string": "str"}  # fmt: skip
 STREAM_DOC = "Stream to run on (default stream if None); the call waits for it."
 HANDLE_RETURNS = """workspace_size : int
     Bytes of device workspace phase two needs (CANN's estimate).
@@ -113,6 +113,8 @@ def _array_function(d: dict[str, Any], op: str) -> str:
                 conv.append('fmt = format_name(format, FORMATS, "format", api)')
         elif kind == "int_array":
             conv.append(f'{name} = int_list({name}, "{name}", api)')
+        elif kind == "float_array":
+            conv.append(f'{name} = float_list({name}, "{name}", api)')
         elif kind == "bool":
             conv.append(f'{name} = c_bool({name}, "{name}", api)')
         elif kind == "double":
@@ -135,8 +137,8 @@ def _array_function(d: dict[str, Any], op: str) -> str:
             call_args.append(f"call.tensor({name}, {fmt})")
         elif p["kind"] == "out":
             call_args.append(f"call.tensor(target, {fmt})")
-        elif p["kind"] == "int_array":
-            call_args.append(f"call.int_array({name})")
+        elif p["kind"] in ("int_array", "float_array"):
+            call_args.append(f"call.{p['kind']}({name})")
         else:
             call_args.append(name)
     doc = [d["summary"], _param_section(entries)]
@@ -161,8 +163,8 @@ def _handle_function(d: dict[str, Any], op: str) -> str:
         if kind in ("tensor", "out"):
             args.append(f'_handle({name}, Tensor, "{name}", api)')
             tensors.append(name)
-        elif kind == "int_array":
-            args.append(f'_handle({name}, IntArray, "{name}", api)')
+        elif kind in ("int_array", "float_array"):
+            args.append(f'_handle({name}, {HANDLE_TYPES[kind]}, "{name}", api)')
         elif kind == "bool":
             args.append(f'c_bool({name}, "{name}", api)')
         elif kind == "double":
@@ -196,9 +198,10 @@ def module(descriptions: list[dict[str, Any]]) -> str:
         "from collections.abc import Sequence",
         "from typing import Any\n",
         "import numpy as np  # noqa: F401 (used by some descriptions)\n",
-        "from ._args import INT32, c_bool, c_float, c_int, format_name, int_list  # noqa: F401",
-        "from .ops import _as_array, _c_string_arg, _dim, _dtype_of, _handle, _Operator, _spatial_shape  # noqa: F401",
-        "from .runtime import FORMATS, Executor, IntArray, Stream, Tensor  # noqa: F401",
+        "from ._args import INT32, c_bool, c_float, c_int, float_list, format_name, int_list  # noqa: F401",
+        "from .ops import _as_array, _c_string_arg, _dim, _dtype_of, _handle, _Operator  # noqa: F401",
+        "from .ops import _scaled_shape, _spatial_shape  # noqa: F401",
+        "from .runtime import FORMATS, Executor, FloatArray, IntArray, Stream, Tensor  # noqa: F401",
     ])  # fmt: skip
     table, blocks, names = [], [], []
     for d in sorted(descriptions, key=lambda d: d["function"]):

@@ -648,3 +648,47 @@ def nearest_grad(g, in_sizes, steps, exact=False, channels_last=False):
         parts = [np.take(y, range(a, b), axis=axis).sum(axis=axis, keepdims=True) for a, b in zip(edges, edges[1:])]
         y = np.concatenate(parts, axis=axis)
     return y
+
+
+def nearest_scatter(g, in_sizes, ratios, channels_last=False):
+    """A nearest gradient as CANN's TBE ResizeNearestNeighborV2Grad scatters it: along each spatial axis
+    (innermost first), gradOut index j adds to input min(floor(float32(j) * float32(ratio)), in - 1), in float64."""
+    axes = list(range(1, 1 + len(in_sizes))) if channels_last else list(range(2, 2 + len(in_sizes)))
+    y = g.astype(np.float64)
+    for axis, n_in, ratio in reversed(list(zip(axes, in_sizes, ratios))):
+        j = np.arange(y.shape[axis], dtype=F32)
+        dst = np.minimum(np.floor((j * F32(ratio)).astype(F32)).astype(np.int64), n_in - 1)
+        shape = list(y.shape)
+        shape[axis] = n_in
+        acc = np.zeros(shape)
+        for k, d in enumerate(dst):
+            index = [slice(None)] * y.ndim
+            index[axis], src = d, [slice(None)] * y.ndim
+            src[axis] = k
+            acc[tuple(index)] += y[tuple(src)]
+        y = acc
+    return y
+
+
+def cann_resize_bilinear(x, out_hw, channels_last=False):
+    """ResizeBilinearV2 (TBE, half-pixel centres): per output pixel the four taps of
+    max((dst + 0.5) * float32(in / out) - 0.5, 0) on each axis, weighed by 2-D products and added as
+    ((TL w00 + TR w01) + BL w10) + BR w11, all in float32."""
+    xs = np.moveaxis(x, -1, 1) if channels_last else x
+    xs = xs.astype(F32)
+    taps = []
+    for n_in, n_out in zip(xs.shape[2:], out_hw):
+        c = np.maximum((np.arange(n_out, dtype=F32) + F32(0.5)) * (F32(n_in) / F32(n_out)) - F32(0.5), F32(0))
+        lo = np.floor(c).astype(np.int64)
+        inside = lo < n_in - 1
+        wh = np.where(inside, c - lo.astype(F32), F32(0)).astype(F32)
+        lo = np.where(inside, lo, n_in - 1)
+        taps.append((lo, np.where(inside, lo + 1, n_in - 1), (F32(1) - wh).astype(F32), wh))
+    (ylo, yhi, ywl, ywh), (xlo, xhi, xwl, xwh) = taps
+    tl, tr = xs[:, :, ylo][..., xlo], xs[:, :, ylo][..., xhi]
+    bl, br = xs[:, :, yhi][..., xlo], xs[:, :, yhi][..., xhi]
+    w00, w01 = np.outer(ywl, xwl).astype(F32), np.outer(ywl, xwh).astype(F32)
+    w10, w11 = np.outer(ywh, xwl).astype(F32), np.outer(ywh, xwh).astype(F32)
+    y = (((tl * w00).astype(F32) + (tr * w01).astype(F32)).astype(F32) + (bl * w10).astype(F32)).astype(F32)
+    y = (y + (br * w11).astype(F32)).astype(F32)
+    return np.moveaxis(y, 1, -1) if channels_last else y

@@ -25,6 +25,7 @@ from reference import (
     forward_axis,
     nearest_grad,
     nearest_resize,
+    nearest_scatter,
     upsample_bilinear2d_backward,
     upsample_bilinear2d_forward,
 )
@@ -59,6 +60,15 @@ EXAMPLES = {
     ),
     "upsample_linear1d_backward": "image/upsample_bilinear2d_grad/examples/test_aclnn_upsample_linear1d_backward.cpp",
     "resize_linear_grad": "image/resize_linear_grad/examples/test_aclnn_resize_linear_grad.cpp",
+    "upsample_nearest1d_backward": "image/upsample_nearest2d_grad/examples/test_aclnn_upsample_nearest1d_backward.cpp",
+    "upsample_nearest2d_backward": "image/upsample_nearest2d_grad/examples/test_aclnn_upsample_nearest2d_grad.cpp",
+    "upsample_nearest_exact1d_backward": (
+        "image/upsample_nearest_exact2d_grad/examples/test_aclnn_upsample_nearest_exact1d_backward.cpp"
+    ),
+    "upsample_nearest_exact2d_backward": (
+        "image/upsample_nearest_exact2d_grad/examples/test_aclnn_upsample_nearest_exact2d_grad.cpp"
+    ),
+    "resize": "image/resize_bilinear_v2/examples/test_aclnn_resize.cpp",
 }
 
 
@@ -82,6 +92,17 @@ def _expected(name: str) -> np.ndarray:
     """The programs' results from the independent models of tests/reference.py (the inputs are the programs')."""
     x9, x8 = np.arange(9, dtype=np.float32).reshape(1, 3, 3), np.arange(8, dtype=np.float32).reshape(1, 1, 4, 2)
     x48 = np.arange(1, 49, dtype=np.float32).reshape(2, 2, 2, 2, 3)
+    if name == "upsample_nearest1d_backward":  # gradOut (1, 4.1) into L = 3; int(3 * 1.1) != 2: the scatter rule
+        return nearest_scatter(np.array([[[1.0, 4.1]]], np.float32), (3,), [np.float32(3) / np.float32(2)])
+    if name == "upsample_nearest2d_backward":  # gradOut (2, 2, 3, 3) of 1..36 into (2, 2, 1, 1), no scales
+        g = np.arange(1, 37, dtype=np.float32).reshape(2, 2, 3, 3)
+        return nearest_scatter(g, (1, 1), [np.float32(1) / np.float32(3)] * 2)
+    if name == "upsample_nearest_exact1d_backward":  # gradOut (1, 2) into L = 4, scale 0.5
+        return nearest_grad(np.array([[[1.0, 2.0]]], np.float32), (4,), [np.float32(0.5)], exact=True)
+    if name == "upsample_nearest_exact2d_backward":  # gradOut (1, 1, 4, 2) of 0..7 into (8, 4), scales 0.5
+        return nearest_grad(x8, (8, 4), [np.float32(0.5)] * 2, exact=True)
+    if name == "resize":  # (1, 1, 2, 2) of 1..4 to (4, 4), "nearest"
+        return nearest_resize(np.arange(1, 5, dtype=np.float32).reshape(1, 1, 2, 2), (4, 4), _ratios((2, 2), (4, 4)))
     if name in ("upsample_linear1d", "resize_linear"):  # (1, 1, 2) -> 3, no alignCorners, scale -1: the sizes' ratio
         x = np.array([[[1.0, 1.0]]] if name == "upsample_linear1d" else [[[1.0, 4.0]]], np.float32)
         lo, hi, wl, wh = forward_axis(3, 2, False, np.float32(2) / np.float32(3))

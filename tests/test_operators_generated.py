@@ -76,6 +76,9 @@ def _valid_call(desc: dict) -> tuple[list, list]:
         elif p["kind"] == "int_array":
             owners.append(aclnn_emu.IntArray([2 if isinstance(v, str) else v for v in spec["values"]]))
             args.append(owners[-1].handle)
+        elif p["kind"] == "float_array":  # the first choice of each entry
+            owners.append(aclnn_emu.FloatArray([float(choices[0]) for choices in spec["values"]]))
+            args.append(owners[-1].handle)
         elif p["kind"] == "string":
             owners.append(ffi.new("char[]", spec["choices"][0].encode()))
             args.append(owners[-1])
@@ -93,7 +96,7 @@ def _null_cases() -> list:
     cases = []
     for path in DESCRIPTIONS:
         desc = json.loads(path.read_text())
-        names = [p["c"] for p in desc["params"] if p["kind"] in ("tensor", "out", "int_array")]
+        names = [p["c"] for p in desc["params"] if p["kind"] in ("tensor", "out", "int_array", "float_array", "string")]
         cases += [
             pytest.param(desc, name, id=f"{desc['api']}-{name}") for name in names + ["workspaceSize", "executor"]
         ]

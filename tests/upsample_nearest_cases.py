@@ -80,3 +80,18 @@ def torch_test(fn, sizes, mode):
         check_against_torch(fn, array(rng, shape, "float32"), out, mode)
 
     return test
+
+
+def autograd_test(fn, sizes, mode):
+    """The test that fn, a gradient, agrees with torch's autograd of interpolate in `mode` over sizes."""
+
+    @pytest.mark.parametrize("shape, out", sizes)
+    def test(shape, out, rng):
+        if torch is None:
+            pytest.skip("torch is not installed")
+        g = array(rng, (*shape[:2], *out), "float32")
+        x = torch.zeros(shape, requires_grad=True)
+        torch.nn.functional.interpolate(x, size=out, mode=mode).backward(torch.from_numpy(g))
+        np.testing.assert_allclose(fn(g, out, shape), x.grad.numpy(), rtol=1e-5, atol=1e-5)
+
+    return test

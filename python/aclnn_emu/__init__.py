@@ -6,8 +6,8 @@ Array level::
     grad_input = aclnn_emu.roi_align_v2_backward(grad_output, boxes, (B, C, H, W), spatial_scale=0.25)
 
 Handle level (a C call sequence, step by step): :class:`Device`,
-:class:`Context`, :class:`Stream`, :class:`Event`, :class:`DeviceBuffer`, :class:`Tensor`, :class:`IntArray`,
-:class:`Executor` and the ``*_get_workspace_size`` functions. ``lib`` and
+:class:`Context`, :class:`Stream`, :class:`Event`, :class:`DeviceBuffer`, :class:`Tensor`,
+:class:`IntArray`, :class:`FloatArray`, :class:`Executor` and the ``*_get_workspace_size`` functions. ``lib`` and
 ``ffi`` expose the raw C API.
 """
 
@@ -34,6 +34,7 @@ from .runtime import (
     DeviceBuffer,
     Event,
     Executor,
+    FloatArray,
     IntArray,
     Scalar,
     Stream,
@@ -67,6 +68,7 @@ __all__ = [
     "Executor",
     "HandleClosedError",
     "InnerError",
+    "FloatArray",
     "IntArray",
     "ParamInvalidError",
     "ParamNullptrError",

@@ -81,6 +81,13 @@ def int_list(values: Any, name: str, api: str) -> list[int]:
     return [c_int(v, f"{name}[{i}]", api) for i, v in enumerate(values)]
 
 
+def float_list(values: Any, name: str, api: str) -> list[float]:
+    """The values of an ``aclFloatArray`` (float32 each, as C converts them); any length: the library checks it."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
+        raise TypeError(f"{api}: {name} must be a sequence of floats, got {_kind(values)}")
+    return [c_float(v, f"{name}[{i}]", api) for i, v in enumerate(values)]
+
+
 def c_string(value: Any, name: str, api: str, status: int = ACLNN_ERR_PARAM_INVALID) -> bytes:
     """A ``const char *`` argument (no embedded NUL: C would see a shorter string)."""
     if not isinstance(value, str):

@@ -132,6 +132,22 @@ def _spatial_shape(x: Any, sizes: Sequence[int], fmt: str) -> tuple[int, ...]:
     return (dims[0], dims[1], *sizes)
 
 
+def _scaled_shape(x: Any, scales: Sequence[float], fmt: str) -> tuple[int, ...]:
+    """The shape of ``x`` resized by ``scales`` (4 factors in layout ``fmt``).
+
+    Each spatial dim d becomes ``int(d * (float32(s) + 1e-5))``, the largest size CANN's check admits (so
+    5 x 1.8 gives 9, as 5 * 1.8 means); ``x``'s own shape when the rank or the scales' length is not 4 (the
+    library then reports it).
+    """
+    dims = _dims(x)
+    if len(dims) != 4 or len(scales) != 4:
+        return tuple(dims)
+    spatial = (1, 2) if fmt.endswith("C") else (2, 3)
+    scaled = [int(float(d) * (float(np.float32(s)) + 1e-5)) if i in spatial else d for i, (d, s) in
+              enumerate(zip(dims, scales))]  # fmt: skip
+    return tuple(scaled)
+
+
 def _stream_handle(stream: Any, api: str) -> Any:
     if stream is None:
         return ffi.NULL
@@ -229,7 +245,14 @@ class _Call:
         arr = lib.aclCreateIntArray(values, len(values))
         if arr == ffi.NULL:
             check(ACLNN_ERR_PARAM_INVALID, "aclCreateIntArray")
-        self.arrays.append(arr)
+        self.arrays.append((arr, lib.aclDestroyIntArray))
+        return arr
+
+    def float_array(self, values: list[float]) -> Any:
+        arr = lib.aclCreateFloatArray(values, len(values))
+        if arr == ffi.NULL:
+            check(ACLNN_ERR_PARAM_INVALID, "aclCreateFloatArray")
+        self.arrays.append((arr, lib.aclDestroyFloatArray))
         return arr
 
     def run(self, op: _Operator, args: list[Any], s: Any, stream: Stream | None) -> None:
@@ -294,8 +317,8 @@ class _Call:
             return  # the thread waiting for the interrupted work closes it
         for t in self.tensors:
             lib.aclDestroyTensor(t)
-        for a in self.arrays:
-            lib.aclDestroyIntArray(a)
+        for a, destroy in self.arrays:
+            destroy(a)
         for r in self.registered:
             lib.aclrtHostUnregister(r)
         self.tensors, self.arrays, self.registered, self.memory = [], [], [], []

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from . import _memory
-from ._args import INT32, UINT64, c_int, c_string, int_list
+from ._args import INT32, UINT64, c_int, c_string, float_list, int_list
 from ._ffi import ffi, lib
 from .errors import (
     ACL_ERROR_INVALID_PARAM,
@@ -654,7 +654,28 @@ class Tensor(_Handle):
         return int(out[0])
 
 
-class IntArray(_Handle):
+class _HostArray(_Handle):
+    """A host array handle of one CANN kind (the values are copied at creation)."""
+
+    _kind = ""  # "Int" or "Float": the C functions acl{Create,Destroy}<kind>Array, aclGet<kind>ArraySize
+
+    def __init__(self, values: Sequence[Any]) -> None:
+        super().__init__()
+        create = f"aclCreate{self._kind}Array"
+        vals = (int_list if self._kind == "Int" else float_list)(values, "values", create)
+        raw = getattr(lib, create)(vals, len(vals))
+        if raw == ffi.NULL:
+            check(ACLNN_ERR_PARAM_INVALID, create)
+        self._own(raw, getattr(lib, f"aclDestroy{self._kind}Array"))
+
+    def __len__(self) -> int:
+        out = ffi.new("uint64_t *")
+        name = f"aclGet{self._kind}ArraySize"
+        check(getattr(lib, name)(self.handle, out), name)
+        return int(out[0])
+
+
+class IntArray(_HostArray):
     """A host ``aclIntArray`` (values are copied).
 
     Examples
@@ -665,18 +686,21 @@ class IntArray(_Handle):
     3
     """
 
-    def __init__(self, values: Sequence[int]) -> None:
-        super().__init__()
-        vals = int_list(values, "values", "aclCreateIntArray")
-        raw = lib.aclCreateIntArray(vals, len(vals))
-        if raw == ffi.NULL:
-            check(ACLNN_ERR_PARAM_INVALID, "aclCreateIntArray")
-        self._own(raw, lib.aclDestroyIntArray)
+    _kind = "Int"
 
-    def __len__(self) -> int:
-        out = ffi.new("uint64_t *")
-        check(lib.aclGetIntArraySize(self.handle, out), "aclGetIntArraySize")
-        return int(out[0])
+
+class FloatArray(_HostArray):
+    """A host ``aclFloatArray`` (values are copied, as float32).
+
+    Examples
+    --------
+    >>> import aclnn_emu
+    >>> with aclnn_emu.FloatArray([1.0, 2.5]) as a:
+    ...     len(a)
+    2
+    """
+
+    _kind = "Float"
 
 
 class Scalar(_Handle):

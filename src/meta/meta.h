@@ -33,6 +33,10 @@ struct aclIntArray {
     uint64_t size;
     int64_t values[];
 };
+struct aclFloatArray { /* the layout aclCreateFloatArray makes */
+    uint64_t size;
+    float values[];
+};
 
 size_t emu_dtype_size(aclDataType dt); /* 0 for types without a whole-byte size */
 const char *emu_dtype_name(aclDataType dt);
@@ -138,7 +142,7 @@ void emu_scratch_release(emu_scratch *s);
 #define EMU_SET(type, ...) (const type[]){__VA_ARGS__}, sizeof((const type[]){__VA_ARGS__}) / sizeof(type)
 
 /* An operator's handle and pointer arguments, in the signature's order, for emu_check_args. */
-typedef enum emu_arg_kind { EMU_ARG_POINTER, EMU_ARG_TENSOR, EMU_ARG_INT_ARRAY } emu_arg_kind;
+typedef enum emu_arg_kind { EMU_ARG_POINTER, EMU_ARG_TENSOR, EMU_ARG_INT_ARRAY, EMU_ARG_FLOAT_ARRAY } emu_arg_kind;
 typedef struct emu_arg {
     const void *p;
     const char *name;
@@ -147,6 +151,7 @@ typedef struct emu_arg {
 } emu_arg;
 #define EMU_TENSOR_ARG(x) {(x), #x, EMU_ARG_TENSOR, 0}
 #define EMU_INT_ARRAY_ARG(x) {(x), #x, EMU_ARG_INT_ARRAY, 0}
+#define EMU_FLOAT_ARRAY_ARG(x) {(x), #x, EMU_ARG_FLOAT_ARRAY, 0}
 #define EMU_POINTER_ARG(x) {(x), #x, EMU_ARG_POINTER, 0}
 /* CANN's first check of every operator: no argument NULL (in the given order), then no
  * handle stale (never dereferenced), in the same order:
@@ -184,6 +189,8 @@ int emu_check_shape(const char *api, const aclTensor *t, const char *param, cons
                     const char *why);
 /* "<param> must have <n> values<why>, got <size>" */
 int emu_check_array_len(const char *api, const aclIntArray *a, const char *param, uint64_t n, const char *why);
+/* "<param> must have <n> values, got <size>" for a float array. */
+int emu_check_float_array_len(const char *api, const aclFloatArray *a, const char *param, uint64_t n);
 /* "<param> must be >= <min>, got <v>" */
 int emu_check_min(const char *api, int64_t v, int64_t min, const char *param);
 /* Whether t's view shape equals the array's values, dim by dim (CANN's CheckIOSizesIsSame). */

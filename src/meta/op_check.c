@@ -59,7 +59,9 @@ int emu_check_args(const char *api, const emu_arg *args, size_t n)
                              args[i].name);
     for (size_t i = 0; i < n; i++)
         if (args[i].kind != EMU_ARG_POINTER)
-            EMU_TRY(emu_check_handle(args[i].p, args[i].kind == EMU_ARG_TENSOR ? EMU_TENSOR : EMU_INT_ARRAY,
+            EMU_TRY(emu_check_handle(args[i].p, args[i].kind == EMU_ARG_TENSOR      ? EMU_TENSOR
+                                                : args[i].kind == EMU_ARG_INT_ARRAY ? EMU_INT_ARRAY
+                                                                                    : EMU_FLOAT_ARRAY,
                                      ACLNN_ERR_PARAM_INVALID, api, args[i].name));
     return 0;
 }
@@ -147,6 +149,14 @@ int emu_check_shape(const char *api, const aclTensor *t, const char *param, cons
     emu_dims_describe(want, n, a, sizeof a);
     emu_dims_describe(t->dims, t->ndim, b, sizeof b);
     return invalid(api, "%s shape must be %s%s, got %s", param, a, why, b);
+}
+
+int emu_check_float_array_len(const char *api, const aclFloatArray *a, const char *param, uint64_t n)
+{
+    if (a->size == n)
+        return 0;
+    return invalid(api, "%s must have %llu values, got %llu", param, (unsigned long long)n,
+                   (unsigned long long)a->size);
 }
 
 int emu_check_array_len(const char *api, const aclIntArray *a, const char *param, uint64_t n, const char *why)

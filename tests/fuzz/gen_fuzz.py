@@ -116,6 +116,20 @@ def harness(d: dict[str, Any], header: str) -> str:
             ]
             args.append(var)
             cleanup.append(f"    if ({var})\n        aclDestroyIntArray({var});")
+        elif kind == "float_array":  # values: a list of choices per entry
+            vals = a["values"]
+            n = len(vals)
+            for i, ch in enumerate(vals):
+                items = ", ".join(f"(float){_num(v if isinstance(v, str) else float(v))}" for v in ch)
+                lines.append(f"    static const float {var}_c{i}[] = {{{items}}};")
+            picks = ", ".join(f"{var}_c{i}[take(&r, 1) % {len(ch)}]" for i, ch in enumerate(vals))
+            lines += [
+                f"    float {var}_v[9] = {{{picks}}};",
+                f"    const uint64_t {var}_n = take(&r, 1) % 10 == 0 ? (uint64_t)take_range(&r, 0, {n + 1}) : {n};",
+                f"    aclFloatArray *{var} = take(&r, 1) % 16 == 0 ? NULL : aclCreateFloatArray({var}_v, {var}_n);",
+            ]
+            args.append(var)
+            cleanup.append(f"    if ({var})\n        aclDestroyFloatArray({var});")
         elif kind == "bool":
             lines.append(f"    const bool {var} = take(&r, 1) & 1;")
             args.append(var)

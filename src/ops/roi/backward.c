@@ -538,7 +538,8 @@ static bool chunk_plan(const roi_plan *p, const box_geom *geo, int64_t k0, int64
         keys[i] = (box_key){(bw[0].first >> 5) * ((int64_t)1 << 32) + bw[p->pooled_h].first, ch->order[i]};
     }
     for (int64_t b = 0; b < B; b++)
-        qsort(keys + ch->img_first[b], (size_t)(ch->img_first[b + 1] - ch->img_first[b]), sizeof *keys, key_cmp);
+        if (ch->img_first[b + 1] - ch->img_first[b] > 1)
+            qsort(keys + ch->img_first[b], (size_t)(ch->img_first[b + 1] - ch->img_first[b]), sizeof *keys, key_cmp);
     for (int64_t i = 0; i < placed; i++)
         ch->order[i] = keys[i].kk;
     return true;

@@ -57,7 +57,7 @@ static void pass(const upsample_plan *p, int a, const float *src, float *dst, co
             const float *s = src + o * n_src * inner + q;
             float *d = dst + o * len * inner + q;
             const int64_t taps = p->backward ? n_src : len; /* the index the taps belong to */
-            if (p->backward && p->mode != UPSAMPLE_LINEAR) { /* nearest: each input sums its range of gradOut */
+            if (p->backward && p->mode != UPSAMPLE_LINEAR && !p->nearest_scatter) { /* each input: its range */
                 for (int64_t i = 0; i < len; i++) {
                     int64_t lo, hi;
                     upsample_nearest_grad_range(p, a, i, &lo, &hi);

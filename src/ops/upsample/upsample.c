@@ -75,7 +75,7 @@ static void as_2d(const emu_view *v, emu_view *v2, const upsample_plan *p, upsam
 }
 
 /* The kernels a plan runs, in order: the dispatch below and the booking read the same routes. */
-typedef enum route { ROUTE_NONE, ROUTE_COPY, ROUTE_NEAREST, ROUTE_REFERENCE, ROUTE_FAST } route;
+typedef enum route { ROUTE_NONE, ROUTE_COPY, ROUTE_NEAREST, ROUTE_JOINT, ROUTE_REFERENCE, ROUTE_FAST } route;
 
 static route route_of(const upsample_plan *p)
 {
@@ -83,6 +83,8 @@ static route route_of(const upsample_plan *p)
         return ROUTE_COPY;
     if (!p->backward && p->mode != UPSAMPLE_LINEAR)
         return ROUTE_NEAREST;
+    if (!p->backward && p->joint_weights)
+        return ROUTE_JOINT;
     return fast_covers(p) ? ROUTE_FAST : ROUTE_REFERENCE;
 }
 
@@ -94,6 +96,7 @@ void upsample_book(upsample_plan *p)
     plan_2d(p, &p2);
     switch (route_of(p)) {
     case ROUTE_NEAREST: upsample_nearest_book(p, s); break;
+    case ROUTE_JOINT: upsample_joint_book(p, s); break;
     case ROUTE_REFERENCE: upsample_reference_book(p, s); break;
     case ROUTE_FAST:
         if (p->backward) { /* and what a non-finite gradOut falls back to */
@@ -116,6 +119,7 @@ int upsample_forward(const emu_view *in, const emu_view *out, const upsample_pla
     switch (route_of(p)) {
     case ROUTE_COPY: upsample_copy(in, out, p); return 0;
     case ROUTE_NEAREST: return upsample_nearest_forward(in, out, p, msg, cap);
+    case ROUTE_JOINT: return upsample_joint_forward(in, out, p, msg, cap);
     case ROUTE_REFERENCE: return upsample_reference(in, out, p, msg, cap);
     default: break;
     }

@@ -54,6 +54,10 @@ typedef struct upsample_plan {
     bool drop_past_end; /* a source whose floor lies past the input is dropped (the bilinear gradient kernels),
                            not clamped to the last index */
     bool nhwc;       /* channels last (NHWC, NDHWC) */
+    bool joint_weights; /* the linear forward weighs each pixel's four taps at once (resize_bilinear.c: the
+                           TBE ResizeBilinearV2), instead of a W then an H pass */
+    bool nearest_scatter; /* a nearest gradient sends each gradOut index to its forward tap (the TBE
+                             ResizeNearestNeighborV2Grad), instead of summing each input index's range */
     upsample_kernel kernel;
     const char *kernel_name; /* CANN's kernel of that path, e.g. "UpsampleBilinear2dGrad" (a literal) */
     int64_t cube_cores; /* AI cores of the SoC: the AscendC tilings size their tiles by them */
@@ -106,6 +110,10 @@ void upsample_reference_book(const upsample_plan *p, emu_scratch *s);
 void upsample_bilinear2d_fast_forward_book(const upsample_plan *p, emu_scratch *s);
 void upsample_bilinear2d_fast_backward_book(const upsample_plan *p, emu_scratch *s);
 void upsample_cube_book(const upsample_plan *p, emu_scratch *s);
+void upsample_joint_book(const upsample_plan *p, emu_scratch *s);
+
+/* The per-pixel bilinear forward (resize_bilinear.c, p->joint_weights): 2 axes, its own reference. */
+int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap);
 
 /* The nearest modes' forward (nearest.c): a gather of whole elements, bytes unchanged, any dtype; it is its
  * own reference. */

@@ -180,6 +180,24 @@ int upsample_volume_grad_create(const emu_op_def *op, const char *api, const acl
     return upsample_create_tbe(op, api, grad_out, grad_input, "gradInput", p, ws, workspace_size, executor);
 }
 
+int upsample_check_grad_sizes(const char *api, const aclTensor *grad_out, const char *grad_out_name,
+                              const aclIntArray *output_size, const aclIntArray *input_size,
+                              const aclTensor *grad_input, const char *grad_input_name, upsample_plan *p)
+{
+    const uint64_t rank = (uint64_t)p->axes + 2;
+    upsample_read_sizes(input_size->values, p->nhwc, p);
+    for (int a = 0; a < p->axes; a++)
+        p->axis[a].out = output_size->values[p->axes - 1 - a];
+    EMU_TRY(upsample_check_positive(api, p));
+    int64_t want[2 + UPSAMPLE_MAX_AXES]; /* gradOut's shape: the forward's output */
+    want[0] = p->n;
+    want[p->nhwc ? rank - 1 : 1] = p->c;
+    for (int a = 0; a < p->axes; a++)
+        want[(p->nhwc ? rank - 2 : rank - 1) - (uint64_t)a] = p->axis[a].out;
+    EMU_TRY(emu_check_shape(api, grad_out, grad_out_name, want, rank, " (inputSize's N and C, outputSize)"));
+    return emu_check_shape(api, grad_input, grad_input_name, input_size->values, rank, " (inputSize)");
+}
+
 int upsample_check_volume_grad(const char *api, const aclTensor *grad_out, const aclIntArray *output_size,
                                const aclIntArray *input_size, const aclTensor *grad_input, upsample_plan *p)
 {
@@ -187,20 +205,13 @@ int upsample_check_volume_grad(const char *api, const aclTensor *grad_out, const
     EMU_TRY(emu_check_array_len(api, output_size, "outputSize", 3, ""));
     EMU_TRY(emu_check_array_len(api, input_size, "inputSize", 5, ""));
     p->nhwc = upsample_channels_last(grad_out->format);
-    upsample_read_sizes(input_size->values, p->nhwc, p);
-    for (int a = 0; a < 3; a++)
-        p->axis[a].out = output_size->values[2 - a];
-    EMU_TRY(upsample_check_positive(api, p));
-    upsample_plan go = *p; /* gradOut's shape: the forward's output */
-    for (int a = 0; a < 3; a++)
-        go.axis[a].in = p->axis[a].out;
-    int64_t want[5];
-    want[0] = p->n;
-    want[p->nhwc ? 4 : 1] = p->c;
-    for (int a = 0; a < 3; a++)
-        want[(p->nhwc ? 3 : 4) - a] = go.axis[a].in;
-    EMU_TRY(emu_check_shape(api, grad_out, "gradOut", want, 5, " (inputSize's N and C, outputSize)"));
-    return emu_check_shape(api, grad_input, "gradInput", input_size->values, 5, " (inputSize)");
+    return upsample_check_grad_sizes(api, grad_out, "gradOut", output_size, input_size, grad_input, "gradInput", p);
+}
+
+float upsample_nearest_grad_ratio_950(const upsample_axis *ax)
+{
+    const float scale = ax->scale > 0 ? 1.0f / (float)ax->scale : (float)ax->in / (float)ax->out;
+    return 1.0f / scale;
 }
 
 void upsample_nearest_grad_ratios(upsample_plan *p)
@@ -227,4 +238,40 @@ void upsample_linear_volume_ratios(upsample_plan *p)
         const float real = all ? (float)(1.0 / ax->scale) : 0.0f;
         ax->ratio = ax->in == ax->out ? 1.0f : upsample_ratio(ax->in, ax->out, p->align_corners, real, 0.0f);
     }
+}
+
+int upsample_check_exact_grad(const char *api, const aclTensor *grad_output, const aclIntArray *output_size,
+                              const aclIntArray *input_size, const aclTensor *out, upsample_plan *p)
+{
+    const uint64_t rank = (uint64_t)p->axes + 2;
+    EMU_TRY(emu_check_dtype_in(api, grad_output, "gradOutput", EMU_SET(aclDataType, ACL_FLOAT, ACL_FLOAT16, ACL_BF16)));
+    EMU_TRY(emu_check_dtype(api, out, "out", grad_output->dtype, " (gradOutput's)"));
+    EMU_TRY(emu_check_format(api, out, "out", grad_output->format)); /* CheckShape: the same format, ranks, lengths */
+    EMU_TRY(emu_check_rank(api, grad_output, "gradOutput", rank));
+    EMU_TRY(emu_check_rank(api, out, "out", rank));
+    EMU_TRY(emu_check_array_len(api, input_size, "inputSize", rank, ""));
+    EMU_TRY(emu_check_array_len(api, output_size, "outputSize", (uint64_t)p->axes, ""));
+    if (grad_output->format == ACL_FORMAT_NHWC) /* CheckNCDimEqual */
+        return emu_error(ACLNN_ERR_PARAM_INVALID, api, "gradOutput format must be NCHW or ND (CANN's op_api has "
+                         "no NHWC path), got NHWC");
+    EMU_TRY(emu_check_dim(api, out->dims[0], grad_output->dims[0], "out.shape[0]", "gradOutput.shape[0]"));
+    EMU_TRY(emu_check_dim(api, out->dims[1], grad_output->dims[1], "out.shape[1]", "gradOutput.shape[1]"));
+    p->n = grad_output->dims[0];
+    p->c = grad_output->dims[1];
+    for (int a = 0; a < p->axes; a++) { /* gradOut's sizes from its shape: CANN reads no outputSize value */
+        p->axis[a].out = grad_output->dims[rank - 1 - (uint64_t)a];
+        p->axis[a].in = input_size->values[rank - 1 - (uint64_t)a];
+        if (p->axis[a].scale < 0)
+            return emu_error(ACLNN_ERR_PARAM_INVALID, api, "scales cannot be negative, got %g", p->axis[a].scale);
+    }
+    for (int a = 0; a < p->axes; a++) { /* the forward's step at least 0.02 (ComputeNearestExact2dBackwardScales) */
+        const upsample_axis *ax = &p->axis[a];
+        const double real = ax->scale > 0 ? 1.0 / ax->scale : ax->out ? (double)ax->in / (double)ax->out : 0.0;
+        if (!(real >= 0.02))
+            return emu_error(ACLNN_ERR_PARAM_INVALID, api, "scales are too large: the step %g is below 0.02", real);
+    }
+    EMU_TRY(emu_check_min(api, p->n, 1, "gradOutput's N"));
+    EMU_TRY(emu_check_min(api, p->c, 1, "gradOutput's C"));
+    EMU_TRY(upsample_check_positive(api, p));
+    return emu_check_shape(api, out, "out", input_size->values, rank, " (inputSize)");
 }

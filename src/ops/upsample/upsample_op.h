@@ -61,6 +61,22 @@ int upsample_check_volume(const char *api, const aclTensor *self, const aclIntAr
 int upsample_check_volume_grad(const char *api, const aclTensor *grad_out, const aclIntArray *output_size,
                                const aclIntArray *input_size, const aclTensor *grad_input, upsample_plan *p);
 
+/* After a gradient API's rank and length checks: reads the sizes (inputSize in p->nhwc's layout, outputSize),
+ * "sizes must be > 0", then gradOut's shape (the forward's output) and gradInput's (inputSize). */
+int upsample_check_grad_sizes(const char *api, const aclTensor *grad_out, const char *grad_out_name,
+                              const aclIntArray *output_size, const aclIntArray *input_size,
+                              const aclTensor *grad_input, const char *grad_input_name, upsample_plan *p);
+
+/* The checks of the nearest-exact 1-D and 2-D gradients (CANN's CheckParams after the NULLs): dtypes, one
+ * format, ranks, lengths, no NHWC, N and C, scales >= 0, steps >= 0.02, sizes > 0; out's shape inputSize.
+ * Fills the plan's sizes, gradOut's from gradOutput's shape. */
+int upsample_check_exact_grad(const char *api, const aclTensor *grad_output, const aclIntArray *output_size,
+                              const aclIntArray *input_size, const aclTensor *out, upsample_plan *p);
+
+/* Ascend950's ResizeNearestNeighborV2Grad step (gradOut indices per input index): the reciprocal of its
+ * scale, 1 / float(scale) when positive, else the sizes' float(in) / float(out). */
+float upsample_nearest_grad_ratio_950(const upsample_axis *ax);
+
 /* The nearest gradients' step per input index (gradOut indices): float(scale) when all scales are
  * positive (the op_api passes them on; on Ascend950 each positive one), else float(out) / float(in). */
 void upsample_nearest_grad_ratios(upsample_plan *p);

@@ -1,0 +1,100 @@
+"""aclnnResize against float32 models of CANN's TBE kernels (tests/reference.py), torch, and its checks."""
+
+import numpy as np
+import pytest
+from upsample_nearest_cases import array, check_message, torch
+
+import aclnn_emu
+
+from reference import F32, cann_resize_bilinear, nearest_resize
+
+op = aclnn_emu.resize
+SIZES = [((2, 3, 5, 7), (9, 4)), ((1, 2, 4, 4), (8, 8)), ((1, 1, 6, 3), (2, 11))]
+
+
+def _scales(shape, out):
+    return (1.0, 1.0, out[0] / shape[2], out[1] / shape[3])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("shape, out", SIZES)
+def test_nearest_copies_floor_of_dst_times_in_over_out(shape, out, dtype, rng):
+    x = array(rng, shape, dtype)
+    want = nearest_resize(x, out, [F32(i) / F32(o) for i, o in zip(shape[2:], out)])
+    np.testing.assert_array_equal(op(x, _scales(shape, out)).view(np.uint8), want.view(np.uint8))
+
+
+@pytest.mark.parametrize("shape, out", SIZES)
+def test_bilinear_weighs_each_pixel_as_resize_bilinear_v2(shape, out, rng):
+    x = array(rng, shape, "float32")
+    np.testing.assert_array_equal(op(x, _scales(shape, out), "bilinear"), cann_resize_bilinear(x, out))
+
+
+def test_bilinear_half_rounds_once(rng):
+    x = array(rng, (1, 2, 3, 5), "float16")
+    want = cann_resize_bilinear(x.astype(np.float32), (7, 4)).astype(np.float16)
+    np.testing.assert_array_equal(op(x, _scales((1, 2, 3, 5), (7, 4)), "bilinear"), want)
+
+
+def test_nhwc(rng):
+    x = array(rng, (1, 5, 7, 3), "float32")
+    got = op(x, (1.0, 9 / 5, 4 / 7, 1.0), "bilinear", format="NHWC")
+    np.testing.assert_array_equal(got, cann_resize_bilinear(x, (9, 4), channels_last=True))
+
+
+@pytest.mark.skipif(torch is None, reason="torch is not installed")
+@pytest.mark.parametrize("shape, out", SIZES)
+def test_agrees_with_torch(shape, out, rng):
+    x = array(rng, shape, "float32")
+    t = torch.from_numpy(x)
+    bilinear = torch.nn.functional.interpolate(t, size=out, mode="bilinear", align_corners=False).numpy()
+    np.testing.assert_allclose(op(x, _scales(shape, out), "bilinear"), bilinear, rtol=1e-5, atol=1e-5)
+    nearest = torch.nn.functional.interpolate(t, size=out, mode="nearest").numpy()
+    np.testing.assert_array_equal(op(x, _scales(shape, out), "nearest"), nearest)
+
+
+def test_cann_example_values():
+    x = np.array([1, 2, 3, 4], np.float32).reshape(1, 1, 2, 2)  # test_aclnn_resize.cpp: scales (1, 1, 2, 2)
+    np.testing.assert_array_equal(op(x, (1, 1, 2, 2)).ravel(), [1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4])
+
+
+def test_modes_are_prefixes_as_in_cann(rng):
+    x = array(rng, (1, 1, 3, 3), "float32")
+    np.testing.assert_array_equal(op(x, (1, 1, 2, 2), "nearest-exact"), op(x, (1, 1, 2, 2), "nearest"))
+
+
+def test_bf16_bilinear_has_no_atlas_a2_kernel():
+    pytest.importorskip("ml_dtypes")
+    x = array(np.random.default_rng(0), (1, 1, 2, 2), "bfloat16")
+    with pytest.raises(aclnn_emu.InnerError) as e:
+        op(x, (1, 1, 2, 2), "bilinear")
+    assert e.value.status == 561103
+
+
+def _handle_call(x, out_shape, scales, mode="nearest", fmt="NCHW", out_fmt=None):
+    with aclnn_emu.Tensor(x, format=fmt) as t, aclnn_emu.FloatArray(scales) as s:
+        with aclnn_emu.Tensor(np.zeros(out_shape, x.dtype), format=out_fmt or fmt) as o:
+            return aclnn_emu.resize_get_workspace_size(t, s, mode, o)
+
+
+@pytest.mark.parametrize(
+    "out_shape, scales, mode, out_fmt, message",
+    [
+        ((1, 1, 4, 4), (1, 1, 2, 2), "trilinear", None, "mode must be"),
+        ((1, 1, 4, 4), (1, 1, 2, 2), "nearest", "NHWC", "out format must be NCHW"),
+        ((1, 1, 5, 4), (1, 1, 2, 2), "nearest", None, "The dim of height is not matched"),
+        ((1, 1, 4, 5), (1, 1, 2, 2), "nearest", None, "The dim of width is not matched"),  # 2 x 2 admits 3 and 4
+        ((1, 2, 4, 4), (1, 1, 2, 2), "nearest", None, "The dim of batch or channel is not matched"),
+        ((1, 1, 4, 4), (1, 2, 2), "nearest", None, "scales must have 4 values"),
+        ((1, 1, 4), (1, 1, 2, 2), "nearest", None, "out must be 4-D"),
+    ],
+)  # fmt: skip
+def test_checks(out_shape, scales, mode, out_fmt, message):
+    x = np.zeros((1, 1, 2, 2), np.float32)
+    with pytest.raises(aclnn_emu.ParamInvalidError, match=message.replace("(", r"\(")) as e:
+        _handle_call(x, out_shape, scales, mode, out_fmt=out_fmt)
+    assert e.value.status == 161002
+
+
+def test_dtype_is_checked():
+    check_message(op, (np.zeros((1, 1, 2, 2), np.int32), (1, 1, 2, 2)), {}, "self dtype must be")
