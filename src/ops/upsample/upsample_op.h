@@ -10,6 +10,13 @@
 #include "../../meta/meta.h"
 #include "upsample.h"
 
+/* CANN's op_api's static_cast<int64_t> of a double as its x86 host computes it (cvttsd2si): the value
+ * truncated, INT64_MIN for NaN and out of range (in C that cast would be undefined). */
+static inline int64_t upsample_int64_of(double v)
+{
+    return v > -9223372036854775808.0 && v < 9223372036854775808.0 ? (int64_t)v : INT64_MIN;
+}
+
 /* The run step of every upsample API (its emu_op_def's run). */
 int upsample_run(const emu_launch *l, char *msg, size_t cap);
 

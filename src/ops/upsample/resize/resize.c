@@ -23,7 +23,8 @@ UPSAMPLE_DEFINE_OP(OP_NAME, "self");
 /* CheckInputElement's rule: out's size along an axis lies in [int(in * (s - 1e-5)), int(in * (s + 1e-5))]. */
 static int check_axis(int64_t in, int64_t out, float scale, const char *name)
 {
-    const int64_t lo = (int64_t)((double)in * ((double)scale - 1e-5)), hi = (int64_t)((double)in * ((double)scale + 1e-5));
+    const int64_t lo = upsample_int64_of((double)in * ((double)scale - 1e-5));
+    const int64_t hi = upsample_int64_of((double)in * ((double)scale + 1e-5));
     if (out >= lo && out <= hi)
         return 0;
     return emu_error(ACLNN_ERR_PARAM_INVALID, API, "The dim of %s is not matched: out's %lld is outside [%lld, %lld], "

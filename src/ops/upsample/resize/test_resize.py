@@ -87,6 +87,8 @@ def _handle_call(x, out_shape, scales, mode="nearest", fmt="NCHW", out_fmt=None)
         ((1, 2, 4, 4), (1, 1, 2, 2), "nearest", None, "The dim of batch or channel is not matched"),
         ((1, 1, 4, 4), (1, 2, 2), "nearest", None, "scales must have 4 values"),
         ((1, 1, 4), (1, 1, 2, 2), "nearest", None, "out must be 4-D"),
+        ((1, 1, 4, 4), (1, 1, float("nan"), 2), "nearest", None, "The dim of height is not matched"),  # the x86 cast
+        ((1, 1, 4, 4), (1, 1, 2, 1e30), "nearest", None, "The dim of width is not matched"),
     ],
 )  # fmt: skip
 def test_checks(out_shape, scales, mode, out_fmt, message):

@@ -30,6 +30,11 @@ def test_cann_example_values():
     np.testing.assert_array_equal(got.ravel(), np.array([1.0, 4.1, 0.0], np.float32))
 
 
+def test_a_scale_past_int64_misses_l(rng):
+    g = array(rng, (1, 1, 6), "float32")  # int(3 * 1e300) is INT64_MIN on CANN's x86 host: the scatter rule
+    np.testing.assert_allclose(op(g, (6,), (1, 1, 3), 1e300), nearest_scatter(g, (3,), [F32(0.5)]), rtol=1e-6)
+
+
 def test_half_with_a_scale_that_misses_l_is_refused():
     with pytest.raises(aclnn_emu.InnerError) as e:
         op(np.ones((1, 1, 2), np.float16), (2,), (1, 1, 3), 1.1)

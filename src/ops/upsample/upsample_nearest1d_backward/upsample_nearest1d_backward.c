@@ -42,7 +42,7 @@ ACLNN_API aclnnStatus aclnnUpsampleNearest1dBackwardGetWorkspaceSize(
     EMU_TRY(upsample_check_grad_sizes(API, gradOut, "gradOut", outputSize, inputSize, out, "out", &p));
     upsample_axis *ax = &p.axis[0];
     const aclDataType dt = gradOut->dtype;
-    const bool fits = !(scales > 0) || (int64_t)((double)ax->in * scales) == ax->out; /* check_scales */
+    const bool fits = !(scales > 0) || upsample_int64_of((double)ax->in * scales) == ax->out; /* check_scales */
     if (emu_soc_current()->family == EMU_SOC_950) {
         ax->ratio = dt == ACL_DOUBLE ? (float)ax->in / (float)ax->out : upsample_nearest_grad_ratio_950(ax);
         p.nearest_scatter = dt == ACL_DOUBLE;

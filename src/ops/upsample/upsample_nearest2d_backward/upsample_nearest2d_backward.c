@@ -49,8 +49,8 @@ static bool ai_core_support(const upsample_plan *p)
 {
     const upsample_axis *h = &p->axis[UPSAMPLE_H], *w = &p->axis[UPSAMPLE_W];
     return h->scale > 0 && w->scale > 0 && p->c <= 6 * h->in * w->in && p->c <= 6 * h->out * w->out &&
-           h->in >= 8 && h->out >= 8 && w->in >= 16 && w->out >= 16 && (int64_t)((double)h->in * h->scale) == h->out &&
-           (int64_t)((double)w->in * w->scale) == w->out;
+           h->in >= 8 && h->out >= 8 && w->in >= 16 && w->out >= 16 && upsample_int64_of((double)h->in * h->scale) == h->out &&
+           upsample_int64_of((double)w->in * w->scale) == w->out;
 }
 
 ACLNN_API aclnnStatus aclnnUpsampleNearest2dBackwardGetWorkspaceSize(
