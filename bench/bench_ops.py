@@ -269,7 +269,70 @@ def python_overhead() -> Workload:
     return wl
 
 
+# The upsample/resize family's other entry points, through the array API against torch's interpolate (and
+# its autograd backward), same threads: (function, input shape, sizes, torch mode, channels_last, backward).
+FAMILY = {
+    "U1-nearest-fwd": ("upsample_nearest2d", (8, 64, 128, 128), (256, 256), "nearest", False, False),
+    "U1-nearest": ("upsample_nearest2d_backward", (8, 64, 128, 128), (256, 256), "nearest", False, True),
+    "U4-nearest-fwd": ("upsample_nearest2d", (2, 256, 100, 152), (200, 304), "nearest", True, False),
+    "U6-nearest-fwd": ("upsample_nearest2d", (8, 64, 256, 256), (128, 128), "nearest", False, False),
+    "U1-exact-fwd": ("upsample_nearest_exact2d", (8, 64, 128, 128), (256, 256), "nearest-exact", False, False),
+    "U1-exact": ("upsample_nearest_exact2d_backward", (8, 64, 128, 128), (256, 256), "nearest-exact", False, True),
+    "U1-resize-bilinear": ("resize", (8, 64, 128, 128), (256, 256), "bilinear", False, False),
+    "V1-nearest-fwd": ("upsample_nearest3d", (2, 32, 16, 64, 64), (32, 128, 128), "nearest", False, False),
+    "V1-nearest": ("upsample_nearest3d_backward", (2, 32, 16, 64, 64), (32, 128, 128), "nearest", False, True),
+    "V1-trilinear-fwd": ("upsample_trilinear3d", (2, 32, 16, 64, 64), (32, 128, 128), "trilinear", False, False),
+    "V1-trilinear": ("upsample_trilinear3d_backward", (2, 32, 16, 64, 64), (32, 128, 128), "trilinear", False, True),
+    "S1-linear-fwd": ("upsample_linear1d", (8, 256, 4096), (8192,), "linear", False, False),
+    "S1-linear": ("upsample_linear1d_backward", (8, 256, 4096), (8192,), "linear", False, True),
+    "S1-nearest-fwd": ("upsample_nearest1d", (8, 256, 4096), (8192,), "nearest", False, False),
+    "S1-nearest": ("upsample_nearest1d_backward", (8, 256, 4096), (8192,), "nearest", False, True),
+}
+
+
+def family(name: str) -> Workload:
+    """A FAMILY workload: the array API (host arrays in and out) and torch on the same layout."""
+    fn_name, shape, sizes, mode, last, backward = FAMILY[name]
+    fn = getattr(aclnn_emu, fn_name)
+    rng = np.random.default_rng(0)
+    out_shape = (*shape[:2], *sizes)
+    src = rng.standard_normal(out_shape if backward else shape, dtype=np.float32)
+    perm = (0, *range(2, len(shape)), 1)
+    fmt = {4: "NHWC"}.get(len(shape), "") if last else None
+    data = np.ascontiguousarray(src.transpose(perm)) if last else src
+    kw = {"format": fmt} if fmt else {}
+    if fn_name == "resize":
+        scales = (1.0, 1.0, sizes[0] / shape[2], sizes[1] / shape[3])
+        call = lambda: fn(data, scales, "bilinear")  # noqa: E731
+    elif backward:
+        call = lambda: fn(data, sizes, shape, **kw)  # noqa: E731
+    else:
+        call = lambda: fn(data, sizes, **kw)  # noqa: E731
+    moved = (int(np.prod(shape)) + int(np.prod(out_shape))) * 4
+    wl = Workload(ours=call, moved=moved)
+    if torch is not None:
+        t = (
+            torch.from_numpy(data).permute(0, len(shape) - 1, *range(1, len(shape) - 1))
+            if last
+            else torch.from_numpy(data)
+        )
+        align = {"align_corners": False} if mode in ("linear", "bilinear", "trilinear") else {}
+        if backward:
+            x = torch.zeros(shape, requires_grad=True)
+
+            def peer() -> None:
+                x.grad = None
+                torch.nn.functional.interpolate(x, size=sizes, mode=mode, **align).backward(t)
+
+            wl.peer = peer
+        else:
+            wl.peer = lambda: torch.nn.functional.interpolate(t, size=sizes, mode=mode, **align)
+        wl.peer_name = "torch " + ("channels_last" if last else "contiguous")
+    return wl
+
+
 SETUP: dict[str, Callable[[str], Workload]] = {
+    **dict.fromkeys(FAMILY, family),
     **dict.fromkeys(UPSAMPLE, upsample),
     **dict.fromkeys(ROI, roi),
     **dict.fromkeys(("U1-fwd", "U4-fwd", "U6-fwd"), upsample_forward),

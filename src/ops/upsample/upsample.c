@@ -75,7 +75,15 @@ static void as_2d(const emu_view *v, emu_view *v2, const upsample_plan *p, upsam
 }
 
 /* The kernels a plan runs, in order: the dispatch below and the booking read the same routes. */
-typedef enum route { ROUTE_NONE, ROUTE_COPY, ROUTE_NEAREST, ROUTE_JOINT, ROUTE_REFERENCE, ROUTE_FAST } route;
+typedef enum route {
+    ROUTE_NONE,
+    ROUTE_COPY,
+    ROUTE_NEAREST,
+    ROUTE_NEAREST_GRAD,
+    ROUTE_JOINT,
+    ROUTE_REFERENCE,
+    ROUTE_FAST
+} route;
 
 static route route_of(const upsample_plan *p)
 {
@@ -83,6 +91,8 @@ static route route_of(const upsample_plan *p)
         return ROUTE_COPY;
     if (!p->backward && p->mode != UPSAMPLE_LINEAR)
         return ROUTE_NEAREST;
+    if (p->backward && p->mode != UPSAMPLE_LINEAR)
+        return p->reference ? ROUTE_REFERENCE : ROUTE_NEAREST_GRAD;
     if (!p->backward && p->joint_weights)
         return ROUTE_JOINT;
     return fast_covers(p) ? ROUTE_FAST : ROUTE_REFERENCE;
@@ -97,7 +107,8 @@ void upsample_book(upsample_plan *p)
     switch (route_of(p)) {
     case ROUTE_NEAREST: upsample_nearest_book(p, s); break;
     case ROUTE_JOINT: upsample_joint_book(p, s); break;
-    case ROUTE_REFERENCE: upsample_reference_book(p, s); break;
+    case ROUTE_NEAREST_GRAD: upsample_nearest_grad_book(p, s); break;
+    case ROUTE_REFERENCE: upsample_reference_book(p->mode == UPSAMPLE_LINEAR ? &p2 : p, s); break;
     case ROUTE_FAST:
         if (p->backward) { /* and what a non-finite gradOut falls back to */
             upsample_bilinear2d_fast_backward_book(&p2, s);
@@ -116,19 +127,19 @@ int upsample_forward(const emu_view *in, const emu_view *out, const upsample_pla
 {
     if (emu_view_numel(in) == 0 || emu_view_numel(out) == 0)
         return 0;
+    if (p->axes == 1 && p->mode == UPSAMPLE_LINEAR && p->kernel != UPSAMPLE_KERNEL_COPY) {
+        emu_view in2, out2; /* the linear kernels (and the cube rule) see 2 axes, as CANN's op_apis reshape */
+        upsample_plan p2;
+        as_2d(in, &in2, p, &p2);
+        as_2d(out, &out2, p, &p2);
+        return upsample_forward(&in2, &out2, &p2, msg, cap);
+    }
     switch (route_of(p)) {
     case ROUTE_COPY: upsample_copy(in, out, p); return 0;
     case ROUTE_NEAREST: return upsample_nearest_forward(in, out, p, msg, cap);
     case ROUTE_JOINT: return upsample_joint_forward(in, out, p, msg, cap);
     case ROUTE_REFERENCE: return upsample_reference(in, out, p, msg, cap);
     default: break;
-    }
-    if (p->axes == 1) {
-        emu_view in2, out2;
-        upsample_plan p2;
-        as_2d(in, &in2, p, &p2);
-        as_2d(out, &out2, p, &p2);
-        return upsample_forward(&in2, &out2, &p2, msg, cap);
     }
     int status = upsample_bilinear2d_fast_forward(in, out, p, msg, cap);
     if (!status && p->kernel == UPSAMPLE_KERNEL_ASCENDC)
@@ -140,17 +151,18 @@ int upsample_backward(const emu_view *grad_out, const emu_view *out, const upsam
 {
     if (emu_view_numel(grad_out) == 0 || emu_view_numel(out) == 0)
         return 0;
-    switch (route_of(p)) {
-    case ROUTE_COPY: upsample_copy(grad_out, out, p); return 0;
-    case ROUTE_REFERENCE: return upsample_reference(grad_out, out, p, msg, cap);
-    default: break;
-    }
-    if (p->axes == 1) {
+    if (p->axes == 1 && p->mode == UPSAMPLE_LINEAR && p->kernel != UPSAMPLE_KERNEL_COPY) {
         emu_view g2, out2;
         upsample_plan p2;
         as_2d(grad_out, &g2, p, &p2);
         as_2d(out, &out2, p, &p2);
         return upsample_backward(&g2, &out2, &p2, msg, cap);
+    }
+    switch (route_of(p)) {
+    case ROUTE_COPY: upsample_copy(grad_out, out, p); return 0;
+    case ROUTE_REFERENCE: return upsample_reference(grad_out, out, p, msg, cap);
+    case ROUTE_NEAREST_GRAD: return upsample_nearest_grad_fast(grad_out, out, p, msg, cap);
+    default: break;
     }
     bool nonfinite = false;
     int status = upsample_bilinear2d_fast_backward(grad_out, out, p, &nonfinite, msg, cap);

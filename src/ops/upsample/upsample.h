@@ -111,6 +111,10 @@ void upsample_bilinear2d_fast_forward_book(const upsample_plan *p, emu_scratch *
 void upsample_bilinear2d_fast_backward_book(const upsample_plan *p, emu_scratch *s);
 void upsample_cube_book(const upsample_plan *p, emu_scratch *s);
 void upsample_joint_book(const upsample_plan *p, emu_scratch *s);
+void upsample_nearest_grad_book(const upsample_plan *p, emu_scratch *s);
+
+/* The nearest gradients' fast path (nearest_grad.c): 1-3 axes, bit for bit the reference. */
+int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const upsample_plan *p, char *msg, size_t cap);
 
 /* The per-pixel bilinear forward (resize_bilinear.c, p->joint_weights): 2 axes, its own reference. */
 int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap);

@@ -1,0 +1,118 @@
+/*
+ * The upsample family's fast path for the nearest gradients, 1-3 axes, any
+ * layout: each input index of an axis takes a range of gradOut indices (the
+ * range rule, or the ranges the scatter rule's monotonic sources make), so
+ * an input row (n, c, d, y) is a sum over its gradOut rows, each first
+ * reduced along W. The sums run in the reference kernel's order (W, then H
+ * within each D index, then D; each from 0.0f, indices ascending), so the
+ * two agree bit for bit; one task per input row, no atomics.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../kernel/rows.h"
+#include "upsample.h"
+
+/* Per axis: input index i takes gradOut [range[2i], range[2i + 1]). */
+static void ranges_build(const upsample_plan *p, int a, int64_t *range)
+{
+    const int64_t in = p->axis[a].in;
+    if (!p->nearest_scatter) {
+        for (int64_t i = 0; i < in; i++)
+            upsample_nearest_grad_range(p, a, i, &range[2 * i], &range[2 * i + 1]);
+        return;
+    }
+    for (int64_t i = 0; i < 2 * in; i++)
+        range[i] = 0;
+    for (int64_t j = p->axis[a].out - 1; j >= 0; j--) { /* sources never decrease with j */
+        const int64_t i = upsample_tap_of(p, a, j).lo;
+        range[2 * i] = j;
+        if (range[2 * i + 1] == 0)
+            range[2 * i + 1] = j + 1;
+    }
+}
+
+void upsample_nearest_grad_book(const upsample_plan *p, emu_scratch *s)
+{
+    for (int a = 0; a < p->axes; a++)
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, 2 * (size_t)p->axis[a].in, sizeof(int64_t), false);
+    for (int i = 0; i < 3; i++) /* the W-reduced row, the H sum of one D index, the result row */
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + i, (size_t)p->axis[UPSAMPLE_W].in, sizeof(float), true);
+}
+
+/* One gradOut row (n, c, gd, gy) reduced along W into w. */
+static void reduce_row(const emu_view *g, const int64_t *gs, int64_t base, const int64_t *rw, int64_t iw, float *w,
+                       const float *f16)
+{
+    if (g->dtype == ACL_FLOAT && gs[UPSAMPLE_W] == 1) {
+        const float *row = (const float *)g->data + base;
+        for (int64_t x = 0; x < iw; x++) {
+            float acc = 0.0f;
+            for (int64_t k = rw[2 * x]; k < rw[2 * x + 1]; k++)
+                acc += row[k];
+            w[x] = acc;
+        }
+        return;
+    }
+    for (int64_t x = 0; x < iw; x++) {
+        float acc = 0.0f;
+        for (int64_t k = rw[2 * x]; k < rw[2 * x + 1]; k++)
+            acc += emu_load_one(g->data, g->dtype, base + k * gs[UPSAMPLE_W], f16);
+        w[x] = acc;
+    }
+}
+
+int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const upsample_plan *p, char *msg, size_t cap)
+{
+    const int64_t *range[UPSAMPLE_MAX_AXES] = {NULL};
+    for (int a = 0; a < p->axes; a++) {
+        int64_t *r = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_TABLE + a, 2 * (size_t)p->axis[a].in * 8);
+        if (!r)
+            return snprintf(msg, cap, "the nearest gradient's ranges were not booked"), EMU_KERNEL_ERR_INNER;
+        ranges_build(p, a, r);
+        range[a] = r;
+    }
+    static const int64_t none[2] = {0, 1}; /* an absent outer axis: one index, itself */
+    const int64_t *rh = p->axes > 1 ? range[UPSAMPLE_H] : none, *rd = p->axes > 2 ? range[UPSAMPLE_D] : none;
+    const int64_t iw = p->axis[UPSAMPLE_W].in, ih = p->axes > 1 ? p->axis[UPSAMPLE_H].in : 1;
+    const int64_t id = p->axes > 2 ? p->axis[UPSAMPLE_D].in : 1, rows = p->n * p->c * id * ih;
+    int64_t g_n, g_c, gs[UPSAMPLE_MAX_AXES] = {0}, o_n, o_c, os[UPSAMPLE_MAX_AXES] = {0};
+    upsample_strides(g, p, &g_n, &g_c, gs);
+    upsample_strides(out, p, &o_n, &o_c, os);
+    const float *f16 = emu_f16_table();
+    const size_t row_bytes = (size_t)iw * sizeof(float);
+    int missing = 0;
+#pragma omp parallel num_threads(rows * iw < 32768 ? 1 : p->threads) reduction(| : missing)
+    {
+        float *w = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW, row_bytes);
+        float *hsum = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW + 1, row_bytes);
+        float *acc = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW + 2, row_bytes);
+        missing |= !w || !hsum || !acc;
+#pragma omp for schedule(static)
+        for (int64_t r = 0; r < rows; r++) {
+            if (missing)
+                continue;
+            const int64_t y = r % ih, d = r / ih % id, c = r / ih / id % p->c, n = r / ih / id / p->c;
+            const int64_t gbase = g->offset + n * g_n + c * g_c;
+            memset(acc, 0, row_bytes);
+            for (int64_t gd = rd[2 * d]; gd < rd[2 * d + 1]; gd++) {
+                memset(hsum, 0, row_bytes);
+                for (int64_t gy = rh[2 * y]; gy < rh[2 * y + 1]; gy++) {
+                    reduce_row(g, gs, gbase + gd * gs[UPSAMPLE_D] + gy * gs[UPSAMPLE_H], range[UPSAMPLE_W], iw, w, f16);
+                    for (int64_t x = 0; x < iw; x++)
+                        hsum[x] += w[x];
+                }
+                for (int64_t x = 0; x < iw; x++)
+                    acc[x] += hsum[x];
+            }
+            const int64_t obase = out->offset + n * o_n + c * o_c + d * os[UPSAMPLE_D] + y * os[UPSAMPLE_H];
+            for (int64_t x = 0; x < iw; x++)
+                emu_store_one(out->data, out->dtype, obase + x * os[UPSAMPLE_W], acc[x]);
+        }
+    }
+    if (missing)
+        return snprintf(msg, cap, "the nearest gradient's row buffers were not booked"), EMU_KERNEL_ERR_INNER;
+    return 0;
+}
