@@ -199,8 +199,10 @@ def module(descriptions: list[dict[str, Any]]) -> str:
         "from typing import Any\n",
         "import numpy as np  # noqa: F401 (used by some descriptions)\n",
         "from ._args import INT32, c_bool, c_float, c_int, float_list, format_name, int_list  # noqa: F401",
-        "from .ops import _as_array, _c_string_arg, _dim, _dtype_of, _handle, _Operator  # noqa: F401",
-        "from .ops import _scaled_shape, _spatial_shape  # noqa: F401",
+        "from .ops import (  # noqa: F401",
+        *(f"    {name}," for name in ("_as_array", "_c_string_arg", "_dim", "_dtype_of", "_handle", "_Operator",
+                                      "_scaled_shape", "_spatial_shape")),
+        ")",
         "from .runtime import FORMATS, Executor, FloatArray, IntArray, Stream, Tensor  # noqa: F401",
     ])  # fmt: skip
     table, blocks, names = [], [], []
