@@ -33,9 +33,29 @@ int upsample_nearest_forward(const emu_view *in, const emu_view *out, const upsa
             src[a][j] = upsample_tap_of(p, a, j).lo * i_ax[a];
         outs *= p->axis[a].out;
     }
-    const int64_t rows = p->n * p->c * (outs / p->axis[UPSAMPLE_W].out), ow = p->axis[UPSAMPLE_W].out;
+    const int64_t ow = p->axis[UPSAMPLE_W].out;
     const char *ib = (const char *)in->data + (size_t)in->offset * item;
     char *ob = (char *)out->data + (size_t)out->offset * item;
+    if (i_c == 1 && o_c == 1 && p->c > 1) { /* channels last and dense: each pixel's C values move as one block */
+        const int64_t pixels_rows = p->n * (outs / ow);
+        const size_t pixel = (size_t)p->c * item;
+#pragma omp parallel for schedule(static) num_threads(pixels_rows * ow * p->c < 32768 ? 1 : p->threads)
+        for (int64_t r = 0; r < pixels_rows; r++) {
+            int64_t rest = r, io = 0, oo = 0;
+            for (int a = 1; a < p->axes; a++) {
+                const int64_t j = rest % p->axis[a].out;
+                rest /= p->axis[a].out;
+                io += src[a][j];
+                oo += j * o_ax[a];
+            }
+            io += rest * i_n;
+            oo += rest * o_n;
+            for (int64_t j = 0; j < ow; j++)
+                memcpy(ob + (size_t)(oo + j * o_ax[UPSAMPLE_W]) * item, ib + (size_t)(io + src[0][j]) * item, pixel);
+        }
+        return 0;
+    }
+    const int64_t rows = p->n * p->c * (outs / ow);
     /* A row is the W line of one (n, c, d, h); the outer axes' sources are looked up per row. */
 #pragma omp parallel for schedule(static) num_threads(rows * ow < 32768 ? 1 : p->threads)
     for (int64_t r = 0; r < rows; r++) {
