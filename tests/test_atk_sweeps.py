@@ -1,11 +1,12 @@
 """CANN's ATK system-test sweeps (ops-cv tests/st/<api>/atk_<api>.json), case by case, against their golden.
 
 Each sweep lists cases (an input's dtype, shape and value distribution, the sizes or scale factors) that
-CANN's ATK runs on the NPU and on torch (the CPU golden computes half types in float32, as the sweep's
-executor does). The executors' rules are followed: ``size`` gives outputSize with the scales 0,
-``scale_factor`` gives the scales and outputSize = int(in * factor). The nearest forwards copy
-elements, so the check is bit-exact, stricter than ATK's single-benchmark thresholds. Cases whose
-input and output exceed 2**20 elements run with ACLNN_EMU_ATK_FULL=1 (the full sweep).
+CANN's ATK runs on the NPU and on torch: the CPU golden computes half types in float32, as the sweep's
+executor does, and a gradient's golden is torch's autograd of the forward for a gradOut of ones. The
+executors' rules are followed: ``size`` gives outputSize with the scales 0, ``scale_factor`` gives the
+scales and outputSize = int(in * factor). The comparison is bit-exact (the forwards copy elements, the
+gradients of ones count them), stricter than ATK's single-benchmark thresholds. Cases whose input and
+output exceed 2**20 elements run with ACLNN_EMU_ATK_FULL=1 (the full sweep).
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ import aclnn_emu
 torch = pytest.importorskip("torch")
 
 NN = "image/resize_nearest_neighbor_v2/tests/st/"
-SWEEPS = {  # api: (sweep file, our function, torch mode, spatial axes)
+G2 = "image/upsample_nearest2d_grad/tests/st/"
+GE = "image/upsample_nearest_exact2d_grad/tests/st/"
+SWEEPS = {  # api: (sweep file, our function, torch mode, spatial axes); gradients end in "Backward"
     "UpsampleNearest1d": (NN + "aclnnUpsampleNearest1d/atk_aclnnUpsampleNearest1d.json", "upsample_nearest1d",
                           "nearest", 1),
     "UpsampleNearest2d": (NN + "aclnnUpsampleNearest2d/atk_aclnnUpsampleNearest2d.json", "upsample_nearest2d",
@@ -32,6 +35,16 @@ SWEEPS = {  # api: (sweep file, our function, torch mode, spatial axes)
                                "atk_aclnnUpsampleNearestExact1d.json", "upsample_nearest_exact1d", "nearest-exact", 1),
     "UpsampleNearestExact2d": ("image/upsample_nearest/tests/st/aclnnUpsampleNearestExact2d/"
                                "atk_aclnnUpsampleNearestExact2d.json", "upsample_nearest_exact2d", "nearest-exact", 2),
+    "UpsampleNearest1dBackward": (G2 + "aclnnUpsampleNearest1dBackward/atk_aclnnUpsampleNearest1dBackward.json",
+                                  "upsample_nearest1d_backward", "nearest", 1),
+    "UpsampleNearest2dBackward": (G2 + "aclnnUpsampleNearest2dBackward/atk_aclnnUpsampleNearest2dBackward.json",
+                                  "upsample_nearest2d_backward", "nearest", 2),
+    "UpsampleNearestExact1dBackward": (GE + "aclnnUpsampleNearestExact1dBackward/"
+                                       "atk_aclnnUpsampleNearestExact1dBackward.json",
+                                       "upsample_nearest_exact1d_backward", "nearest-exact", 1),
+    "UpsampleNearestExact2dBackward": (GE + "aclnnUpsampleNearestExact2dBackward/"
+                                       "atk_aclnnUpsampleNearestExact2dBackward.json",
+                                       "upsample_nearest_exact2d_backward", "nearest-exact", 2),
 }  # fmt: skip
 DTYPES = {"fp32": np.float32, "fp16": np.float16, "fp64": np.float64, "uint8": np.uint8}
 LIMIT = None if os.environ.get("ACLNN_EMU_ATK_FULL") else 2**20
@@ -112,9 +125,20 @@ def test_atk_case(api, case):
     if LIMIT and x.size + int(np.prod(x.shape[:2])) * int(np.prod(sizes)) > LIMIT:
         pytest.skip("a large case: ACLNN_EMU_ATK_FULL=1 runs it")
     fn = getattr(aclnn_emu, fn_name)
-    got = fn(x, sizes, *scales) if fn_name != "upsample_nearest2d" and fn_name != "upsample_nearest1d" else fn(x, sizes)
-    golden = torch.nn.functional.interpolate(torch.from_numpy(x.astype(np.float32)), mode=mode, **golden_kw)
-    # The golden holds float32 values cast back; a float64 input's copies are compared at that precision.
+    if api.endswith("Backward"):
+        # The executors' gradient: ones of the forward's output shape, against torch's autograd (float32).
+        g = np.ones((*x.shape[:2], *sizes), x.dtype)
+        got = fn(g, sizes, x.shape, *scales)
+        xt = torch.from_numpy(x.astype(np.float32)).requires_grad_(True)
+        y = torch.nn.functional.interpolate(xt, mode=mode, **golden_kw)
+        assert list(y.shape[2:]) == sizes
+        y.backward(torch.ones_like(y))
+        golden = xt.grad
+    else:
+        plain = fn_name in ("upsample_nearest1d", "upsample_nearest2d")
+        got = fn(x, sizes) if plain else fn(x, sizes, *scales)
+        golden = torch.nn.functional.interpolate(torch.from_numpy(x.astype(np.float32)), mode=mode, **golden_kw)
+    # The golden holds float32 values cast back; a float64 input's results are compared at that precision.
     narrow = np.float32 if x.dtype == np.float64 else x.dtype
     want = golden.numpy().astype(narrow)
     assert got.shape == want.shape
