@@ -1,6 +1,7 @@
 """aclnnRoiAlignV2Backward against the float64 reference, torchvision, and its checks."""
 
 import math
+import os
 import time
 import warnings
 from pathlib import Path
@@ -12,6 +13,12 @@ import aclnn_emu
 from aclnn_emu import AclnnError, ParamInvalidError
 
 from reference import random_boxes, rel_err, roi_align_backward, roi_align_backward_separable
+
+# The fast path's closed-form weights: the reference kernel refuses such work by design (its bound of 2**32
+# sample updates), so these run only on the fast path.
+fast_path_only = pytest.mark.skipif(
+    os.environ.get("ACLNN_EMU_REFERENCE_KERNELS") == "1", reason="the reference kernel refuses this much work"
+)
 
 try:
     import torch
@@ -102,6 +109,7 @@ def test_non_finite_boxes_contribute_nothing(bad):
     np.testing.assert_array_equal(got, only_first)
 
 
+@fast_path_only
 def test_many_samples_closed_form_matches_enumeration():
     # 10**4 samples per bin and axis (10**8 per bin in all): checked against per-axis enumeration.
     boxes = np.array([[0, -20, -10, 30, 25], [0, 2, 3, 2.5, 3.5]], np.float32)
@@ -111,6 +119,7 @@ def test_many_samples_closed_form_matches_enumeration():
     assert rel_err(got, ref) <= 1e-5
 
 
+@fast_path_only
 def test_large_adaptive_box_matches_enumeration():
     boxes = np.array([[0, -4e4, -3e4, 5e4, 6e4]], np.float32)  # bins of ~1.3e4 px: ~1.3e4 samples per axis
     g = np.random.default_rng(4).standard_normal((1, 1, 7, 7)).astype(np.float32)
@@ -119,6 +128,7 @@ def test_large_adaptive_box_matches_enumeration():
     assert rel_err(got, ref) <= 1e-5
 
 
+@fast_path_only
 def test_huge_boxes_and_ratios_take_bounded_time():
     boxes = np.array([[0, -1e9, -1e9, 1e9, 1e9], [0, 0, 0, 10, 10]], np.float32)
     g = np.ones((2, 4, 7, 7), np.float32)
