@@ -265,7 +265,7 @@ typedef struct bin_weights {
 
 typedef struct chunk {
     int64_t k0, k1;      /* boxes [k0, k1) */
-    bin_weights *bins;   /* (k1 - k0) * (pooled_h + pooled_w): y bins, then x bins */
+    bin_weights *bins;   /* (k1 - k0) * roi_bins(p): y bins, then x bins */
     float *pool;
     bool *separable;     /* per box: apply separably (else per bin) */
     int64_t *order;      /* boxes of the chunk grouped by image, index order within */
@@ -275,7 +275,7 @@ typedef struct chunk {
 /* Boxes a chunk holds at most (chunk_plan's limit: the first box always fits). */
 static int64_t chunk_boxes_most(const roi_plan *p)
 {
-    const int64_t nbins = p->pooled_h + p->pooled_w, fit = CHUNK_MAX_BINS / nbins;
+    const int64_t nbins = roi_bins(p), fit = CHUNK_MAX_BINS / nbins;
     const int64_t most = fit > 1 ? fit : 1;
     return p->boxes < most ? p->boxes : most;
 }
@@ -284,7 +284,7 @@ static int64_t chunk_boxes_most(const roi_plan *p)
 static int64_t box_ranges(const roi_plan *p, const box_geom *g, bin_weights *bins)
 {
     int64_t total = 0;
-    for (int64_t i = 0; i < p->pooled_h + p->pooled_w; i++) {
+    for (int64_t i = 0; i < roi_bins(p); i++) {
         bool is_y = i < p->pooled_h;
         axis_range r = g->image < 0 ? (axis_range){0, -1, 0, 0}
                        : is_y       ? bin_range(&g->y, i, p->height)
@@ -307,7 +307,7 @@ static bool prefer_separable(const roi_plan *p, const bin_weights *bins)
 {
     double per_bin_x = 0, build_t = 0;
     int64_t sum_y = 0, rows = 0, lo = INT64_MAX, hi = 0;
-    for (int64_t i = p->pooled_h; i < p->pooled_h + p->pooled_w; i++) {
+    for (int64_t i = p->pooled_h; i < roi_bins(p); i++) {
         if (!bins[i].len)
             continue;
         per_bin_x += row_cost(bins[i].len);
@@ -362,7 +362,7 @@ typedef struct band {
 EMU_HOT_INLINE void apply_box(const roi_plan *p, const chunk *ch, int64_t kk, const float *g, int64_t g_sc,
                              int64_t g_sh, int64_t g_sw, const band *bd)
 {
-    const bin_weights *by = ch->bins + kk * (p->pooled_h + p->pooled_w), *bx = by + p->pooled_h;
+    const bin_weights *by = ch->bins + kk * roi_bins(p), *bx = by + p->pooled_h;
     const int64_t w = bd->w, y0 = bd->y0, nc = bd->nc;
     int64_t r_lo, r_hi;
     if (!ch->separable[kk]) {
@@ -502,7 +502,7 @@ static int64_t chunk_image_of(const void *ctx, int64_t kk)
 static bool chunk_plan(const roi_plan *p, const box_geom *geo, int64_t k0, int64_t nk, bin_weights *box_bins,
                        chunk *ch)
 {
-    const int64_t nbins = p->pooled_h + p->pooled_w, B = p->batch;
+    const int64_t nbins = roi_bins(p), B = p->batch;
     int64_t weights = 0, k1 = k0;
     while (k1 < nk && (k1 == k0 || (k1 - k0 + 1) * nbins <= CHUNK_MAX_BINS)) {
         int64_t need = box_ranges(p, &geo[k1], box_bins);
@@ -668,10 +668,14 @@ int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *bo
         return 0;
     const bool any_boxes = emu_view_numel(grad_output) > 0 && emu_view_numel(boxes) > 0;
     const int64_t nk = any_boxes ? p->boxes : 0;
+    if (nk == 0) { /* nothing to scatter: gradInput is zeros (its booking is empty) */
+        emu_view_fill_bytes(grad_input, 0);
+        return 0;
+    }
     const emu_scratch *s = &p->scratch;
     box_geom *geo = emu_scratch_get(s, ROI_SCRATCH_GEOMETRY, (size_t)nk * sizeof *geo);
     bin_weights *box_bins = emu_scratch_get(s, ROI_SCRATCH_BOX_BINS,
-                                            (size_t)(p->pooled_h + p->pooled_w) * sizeof *box_bins);
+                                            (size_t)roi_bins(p) * sizeof *box_bins);
     if ((nk && !geo) || !box_bins)
         return snprintf(msg, cap, "aclnnRoiAlignV2Backward: the box table was not booked"), EMU_KERNEL_ERR_INNER;
     box_geometries(p, boxes, nk, geo, report);
@@ -686,7 +690,7 @@ int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *bo
             continue;
         box_ranges(p, &geo[k], box_bins);
         int64_t rows = 0, cols = 0;
-        for (int64_t i = 0; i < p->pooled_h + p->pooled_w; i++)
+        for (int64_t i = 0; i < roi_bins(p); i++)
             *(i < p->pooled_h ? &rows : &cols) += box_bins[i].len;
         emu_roi_budget_add(&budget, k, rows, cols, 1, 1);
     }
@@ -710,13 +714,13 @@ int roi_align_v2_backward_kernel(const emu_view *grad_output, const emu_view *bo
     return status;
 }
 
-void roi_book_backward(roi_plan *p)
+void roi_book_backward(roi_plan *p, bool any_boxes)
 {
     emu_scratch *s = &p->scratch;
     *s = (emu_scratch){0};
-    if (p->reference)
-        return; /* the reference kernel takes no scratch */
-    const size_t nbins = (size_t)(p->pooled_h + p->pooled_w), nb = (size_t)chunk_boxes_most(p);
+    if (p->reference || !any_boxes)
+        return; /* the reference kernel takes no scratch; without boxes the kernel only zeroes gradInput */
+    const size_t nbins = (size_t)roi_bins(p), nb = (size_t)chunk_boxes_most(p);
     emu_scratch_book(s, ROI_SCRATCH_GEOMETRY, (size_t)p->boxes, sizeof(box_geom), false);
     emu_scratch_book(s, ROI_SCRATCH_BOX_BINS, nbins, sizeof(bin_weights), false);
     emu_scratch_book(s, ROI_SCRATCH_BINS, nb * nbins, sizeof(bin_weights), false);

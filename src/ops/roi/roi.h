@@ -56,9 +56,18 @@ enum {
     ROI_SCRATCH_THREAD_C, /* per thread: the forward's channel block; the backward's band */
 };
 
-/* Books in p->scratch what the forward (backward) kernel takes for the plan (p->threads and p->reference set). */
+/* Books in p->scratch what the forward (backward) kernel takes for the plan (p->threads and p->reference set;
+ * any_boxes: the backward has boxes and gradOutput values to scatter). */
 void roi_book_forward(roi_plan *p);
-void roi_book_backward(roi_plan *p);
+void roi_book_backward(roi_plan *p, bool any_boxes);
+
+/* A box's bins along both axes, pooled_h + pooled_w, saturated at 2^41: pooled sizes up to INT64_MAX pass
+ * phase one when there are no boxes or channels (an empty gradOutput), and the sum must not overflow. */
+static inline int64_t roi_bins(const roi_plan *p)
+{
+    const int64_t cap = (int64_t)1 << 40;
+    return p->pooled_h > cap || p->pooled_w > cap ? 2 * cap : p->pooled_h + p->pooled_w;
+}
 
 /* Boxes grouped by image, each group in index order (a stable counting sort): the boxes of image b are
  * order[first[b] .. first[b + 1]) (first has batch + 1 entries); boxes whose image_of is < 0 are left out. */

@@ -54,7 +54,7 @@ static int run(const emu_launch *l, char *msg, size_t cap)
     const bool any = emu_view_numel(&grad_output) > 0 && emu_view_numel(&boxes) > 0 && emu_view_numel(&grad_input) > 0;
     int st = check_boxes(p, &boxes, any ? p->boxes : 0, msg, cap);
     roi_backward_report r;
-    roi_book_backward(&plan);
+    roi_book_backward(&plan, any);
     if (!st)
         st = emu_scratch_grant(&plan.scratch, plan.threads, OP_NAME, msg, cap);
     if (!st)
