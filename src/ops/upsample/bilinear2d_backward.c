@@ -476,13 +476,15 @@ static void row_sizes(const upsample_plan *p, int64_t th, int64_t tw, int64_t st
 
 void upsample_bilinear2d_fast_backward_book(const upsample_plan *p, emu_scratch *s)
 {
+    int64_t taps[2];
     for (int a = UPSAMPLE_W; a <= UPSAMPLE_H; a++) { /* first, count and last per input index; the weights */
         const size_t in = (size_t)p->axis[a].in;
+        taps[a] = upsample_taps_most(p, a);
         emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, 3 * in, sizeof(int64_t), false);
-        emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS + a, (size_t)upsample_taps_most(p, a) * in, sizeof(float), false);
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS + a, (size_t)taps[a] * in, sizeof(float), false);
     }
     size_t sizes[7]; /* the polyphase stride is a step between first sources: at most out_w */
-    row_sizes(p, upsample_taps_most(p, UPSAMPLE_H), upsample_taps_most(p, UPSAMPLE_W), p->axis[UPSAMPLE_W].out, sizes);
+    row_sizes(p, taps[UPSAMPLE_H], taps[UPSAMPLE_W], p->axis[UPSAMPLE_W].out, sizes);
     for (int i = 0; i < 7; i++)
         emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + i, sizes[i], 1, true);
 }

@@ -36,28 +36,12 @@ int upsample_nearest_forward(const emu_view *in, const emu_view *out, const upsa
     const int64_t ow = p->axis[UPSAMPLE_W].out;
     const char *ib = (const char *)in->data + (size_t)in->offset * item;
     char *ob = (char *)out->data + (size_t)out->offset * item;
-    if (i_c == 1 && o_c == 1 && p->c > 1) { /* channels last and dense: each pixel's C values move as one block */
-        const int64_t pixels_rows = p->n * (outs / ow);
-        const size_t pixel = (size_t)p->c * item;
-#pragma omp parallel for schedule(static) num_threads(pixels_rows * ow * p->c < 32768 ? 1 : p->threads)
-        for (int64_t r = 0; r < pixels_rows; r++) {
-            int64_t rest = r, io = 0, oo = 0;
-            for (int a = 1; a < p->axes; a++) {
-                const int64_t j = rest % p->axis[a].out;
-                rest /= p->axis[a].out;
-                io += src[a][j];
-                oo += j * o_ax[a];
-            }
-            io += rest * i_n;
-            oo += rest * o_n;
-            for (int64_t j = 0; j < ow; j++)
-                memcpy(ob + (size_t)(oo + j * o_ax[UPSAMPLE_W]) * item, ib + (size_t)(io + src[0][j]) * item, pixel);
-        }
-        return 0;
-    }
-    const int64_t rows = p->n * p->c * (outs / ow);
+    /* Dense channels last: a pixel's C values are one element of C * item bytes (one copy, not C strided ones). */
+    const bool pixels = i_c == 1 && o_c == 1 && p->c > 1;
+    const int64_t channels = pixels ? 1 : p->c, rows = p->n * channels * (outs / ow);
+    const size_t width = pixels ? (size_t)p->c * item : item;
     /* A row is the W line of one (n, c, d, h); the outer axes' sources are looked up per row. */
-#pragma omp parallel for schedule(static) num_threads(rows * ow < 32768 ? 1 : p->threads)
+#pragma omp parallel for schedule(static) num_threads(rows * ow * (int64_t)(width / item) < 32768 ? 1 : p->threads)
     for (int64_t r = 0; r < rows; r++) {
         int64_t rest = r, io = 0, oo = 0;
         for (int a = 1; a < p->axes; a++) {
@@ -66,11 +50,11 @@ int upsample_nearest_forward(const emu_view *in, const emu_view *out, const upsa
             io += src[a][j];
             oo += j * o_ax[a];
         }
-        const int64_t c = rest % p->c, n = rest / p->c;
+        const int64_t c = rest % channels, n = rest / channels;
         io += n * i_n + c * i_c;
         oo += n * o_n + c * o_c;
         const int64_t ow_stride = o_ax[UPSAMPLE_W];
-        switch (item) { /* the common widths as typed copies */
+        switch (pixels ? 0 : item) { /* the common widths as typed copies */
         case 1:
             for (int64_t j = 0; j < ow; j++)
                 ((uint8_t *)ob)[oo + j * ow_stride] = ((const uint8_t *)ib)[io + src[0][j]];
@@ -85,7 +69,7 @@ int upsample_nearest_forward(const emu_view *in, const emu_view *out, const upsa
             break;
         default:
             for (int64_t j = 0; j < ow; j++)
-                memcpy(ob + (size_t)(oo + j * ow_stride) * item, ib + (size_t)(io + src[0][j]) * item, item);
+                memcpy(ob + (size_t)(oo + j * ow_stride) * item, ib + (size_t)(io + src[0][j]) * item, width);
             break;
         }
     }

@@ -62,13 +62,13 @@ ACLNN_API aclnnStatus aclnnUpsampleNearest2dBackwardGetWorkspaceSize(
     upsample_set_scales(&p, (const double[]){scalesH, scalesW});
     EMU_TRY(check(gradOut, outputSize, inputSize, gradInput, workspaceSize, executor, &p));
     const bool unchanged = outputSize->values[0] == inputSize->values[2] && outputSize->values[1] == inputSize->values[3];
+    const bool step_one = unchanged && !ai_core_support(&p); /* the NC1HWC0 path's rule for unchanged sizes */
     for (int a = 0; a < 2; a++) {
         upsample_axis *ax = &p.axis[a];
         if (emu_soc_current()->family == EMU_SOC_950)
             ax->ratio = upsample_nearest_grad_ratio_950(ax);
         else if (scalesH > 0 || scalesW > 0) /* compute_scale_value: the scale, else the sizes' */
-            ax->ratio = !ai_core_support(&p) && unchanged ? 1.0f : ax->scale > 0 ? (float)ax->scale
-                                                                                 : (float)ax->out / (float)ax->in;
+            ax->ratio = step_one ? 1.0f : ax->scale > 0 ? (float)ax->scale : (float)ax->out / (float)ax->in;
         else /* ResizeNearestNeighborV2Grad: gradOut index j to floor(j * in / out) */
             ax->ratio = (float)ax->in / (float)ax->out;
     }
