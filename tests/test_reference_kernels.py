@@ -47,6 +47,31 @@ CASES = textwrap.dedent(
                 out[f"{name}{k}"] = getattr(emu, name)(g.astype(dt), osize, isize, align, *scales, format=fmt)
             except emu.AclnnError as e:
                 out[f"{name}{k}"] = np.array([e.status])
+    vols = [((2, 3, 4, 5, 7), (8, 10, 14)), ((1, 2, 8, 8, 8), (3, 5, 4)), ((1, 4, 3, 6, 6), (3, 6, 6)),
+            ((1, 3, 1, 1, 1), (2, 4, 4)), ((2, 5, 6, 2, 9), (12, 2, 5)), ((1, 8, 5, 9, 4), (10, 18, 8))]
+    for k, ((shape, osize), dt, align, scales, fmt, special) in enumerate(itertools.product(
+            vols, [np.float32, np.float16], [False, True], [(0.0,) * 3, (2.0,) * 3], ["NCDHW", "NDHWC"],
+            [False, True])):
+        x = rng.standard_normal(shape).astype(np.float32)
+        g = rng.standard_normal((*shape[:2], *osize)).astype(np.float32)
+        if special:
+            x.reshape(-1)[x.size // 3] = np.inf
+            x.reshape(-1)[x.size // 2] = np.nan
+            g.reshape(-1)[g.size // 2] = np.nan
+        isize = shape
+        if fmt == "NDHWC":
+            x, g = (np.ascontiguousarray(a.transpose(0, 2, 3, 4, 1)) for a in (x, g))
+            isize = (shape[0], *shape[2:], shape[1])
+        key = f"fwd3-{k}-{np.dtype(dt).name}"
+        try:
+            out[key] = emu.upsample_trilinear3d(x.astype(dt), osize, align, *scales, format=fmt)
+        except emu.AclnnError as e:
+            out[key] = np.array([e.status])
+        key = f"bwd3-{k}-{np.dtype(dt).name}"
+        try:
+            out[key] = emu.upsample_trilinear3d_backward(g.astype(dt), osize, isize, align, *scales, format=fmt)
+        except emu.AclnnError as e:
+            out[key] = np.array([e.status])
     np.savez(sys.argv[1], **{k: v.astype(np.float32) for k, v in out.items()})
     """
 )
@@ -93,7 +118,7 @@ def outputs(tmp_path_factory):
 def test_forward_fast_path_is_the_reference_bit_for_bit(outputs):
     fast, ref = outputs
     keys = [k for k in fast if k.startswith("fwd")]
-    assert len(keys) > 300
+    assert len(keys) > 300 and sum(k.startswith("fwd3") and fast[k].size > 1 for k in keys) > 150
     for k in keys:
         np.testing.assert_array_equal(fast[k].view(np.uint32), ref[k].view(np.uint32), err_msg=k)
 
@@ -101,7 +126,7 @@ def test_forward_fast_path_is_the_reference_bit_for_bit(outputs):
 def test_backward_fast_path_matches_the_reference_to_rounding(outputs):
     fast, ref = outputs
     keys = [k for k in fast if not k.startswith("fwd")]
-    assert len(keys) > 600
+    assert len(keys) > 600 and sum(k.startswith("bwd3") and fast[k].size > 1 for k in keys) > 150
     for k in keys:
         a, b = fast[k], ref[k]
         assert a.shape == b.shape, k

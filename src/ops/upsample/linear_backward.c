@@ -1,8 +1,9 @@
 /*
- * The upsample family's fast backward path: 2 spatial axes, linear
- * (bilinear). The reference kernel (reference.c) scatters W then H in
- * index order; this path gathers H then W with pairwise sums, so the two
- * agree to float32 rounding (a few ulp of the sum of |terms|), not bitwise.
+ * The upsample family's fast backward path: 2 or 3 spatial axes, linear
+ * (bilinear, trilinear). The reference kernel (reference.c) scatters W, H
+ * (then D) in index order; this path gathers (D and) H then W with pairwise
+ * sums, so the two agree to float32 rounding (a few ulp of the sum of
+ * |terms|), not bitwise.
  *
  * out = Wh^T * G * Ww per plane, with Wh, Ww banded (two taps per gradOut
  * index). We work in gather form: for every input row y, first sum the
@@ -12,6 +13,9 @@
  *
  * NCHW: a task is (n, c, y) and the W gather is scalar.
  * NHWC: a task is (n, y) and every tap moves a whole C vector.
+ * 3 axes: a task is an input slice (n, c, z), or (n, z) channels last: the
+ * gradOut slices of z's D taps are first summed into one slice (the D
+ * pass), whose rows the H and W steps above then take as gradOut's.
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
@@ -319,7 +323,9 @@ EMU_HOT static void gather_w_sub8(float *restrict dst, const float *restrict acc
 
 typedef struct upsample_ctx {
     const upsample_plan *p;
-    axis_taps th, tw;
+    axis_taps td, th, tw; /* td: 3 axes only */
+    int64_t g_sd, o_sd;   /* D's element strides (2 axes: 0) */
+    int64_t in_d, hslots; /* D's input extent (2 axes: 1); a row's slot is (od mod dslots) * hslots + oh mod hslots */
     aclDataType dt;
     size_t item;
     emu_rows g, o; /* gradOut and out as rows */
@@ -329,7 +335,7 @@ typedef struct upsample_ctx {
     int nonfinite;    /* a row came out NaN or infinite: gradOut holds such values (see cube.c) */
 } upsample_ctx;
 
-/* Per-thread scratch: converted gradOut rows, the H-reduced row, the output row. */
+/* Per-thread scratch: converted gradOut rows, the (D and) H-reduced row, the output row. */
 typedef struct upsample_scratch {
     float *rows;  /* `slots` converted gradOut rows of out_w * vec, tagged by offset */
     int64_t *tags;
@@ -339,16 +345,20 @@ typedef struct upsample_scratch {
     float *res;   /* w * vec */
     float *phases; /* polyphase split of acc: stride * ((out_w + taps) / stride + 1) */
     const float **ptrs;
+    float *slice; /* 3 axes: the D-reduced gradOut slice, out_h rows of out_w * vec (after the slots in rows) */
 } upsample_scratch;
 
-/* gradOut row i (at element offset off) as float32: in place when it already
- * is, else converted into a per-thread slot that neighbouring output rows,
- * which share most of their source rows, reuse. */
-static inline const float *grad_row(const upsample_ctx *x, upsample_scratch *sc, int64_t off, int64_t i)
+/* gradOut row oh of slice od (at element offset off) as float32: in place when it already is, else
+ * converted into a per-thread slot that neighbouring output rows, which share most of their source rows,
+ * reuse. The rows one combine takes (at most MAX_ROWS: consecutive od, consecutive oh for each) never
+ * share a slot. */
+static inline const float *grad_row(const upsample_ctx *x, upsample_scratch *sc, int64_t off, int64_t od,
+                                    int64_t oh)
 {
     if (x->g.direct)
         return (const float *)x->g.base + off;
-    const int64_t slot = i % sc->slots, len = x->p->axis[UPSAMPLE_W].out * x->vec;
+    const int64_t dslots = sc->slots / x->hslots;
+    const int64_t slot = od % dslots * x->hslots + oh % x->hslots, len = x->p->axis[UPSAMPLE_W].out * x->vec;
     float *dst = sc->rows + slot * len;
     if (sc->tags[slot] != off) {
         emu_load_row(dst, x->g.base + (size_t)off * x->item, x->dt, x->p->axis[UPSAMPLE_W].out, x->vec, x->g.s.w,
@@ -358,22 +368,72 @@ static inline const float *grad_row(const upsample_ctx *x, upsample_scratch *sc,
     return dst;
 }
 
-/* One output row: task t is (n, c, y) in NCHW, (n, y) in NHWC. */
-EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, int64_t t)
+/* acc = sum over k < count of w[k] * row k, MAX_ROWS rows per combine (more only under extreme
+ * upscaling); source(ctx, k, &w) returns row k and its weight. */
+static inline void reduce_rows(upsample_scratch *sc, float *acc, int64_t count, int64_t len,
+                               const float *(*source)(const void *ctx, int64_t k, float *w), const void *ctx)
+{
+    float wk[MAX_ROWS];
+    for (int64_t k0 = 0; k0 < count || k0 == 0; k0 += MAX_ROWS) {
+        const int64_t m = count - k0 < MAX_ROWS ? count - k0 : MAX_ROWS;
+        for (int64_t k = 0; k < m; k++)
+            sc->ptrs[k] = source(ctx, k0 + k, &wk[k]);
+        if (k0 == 0) {
+            combine_rows(acc, sc->ptrs, wk, m, len);
+        } else {
+            combine_rows(sc->part, sc->ptrs, wk, m, len);
+            for (int64_t j = 0; j < len; j++)
+                acc[j] += sc->part[j];
+        }
+    }
+}
+
+/* Where step 1 of an input row reads: the plane's gradOut rows (2 axes) or the D-reduced slice (3). */
+typedef struct row_source {
+    const upsample_ctx *x;
+    upsample_scratch *sc;
+    int64_t g_off; /* gradOut element offset of the plane (and, in the D pass, of row oh) */
+    int64_t first; /* the first source index (H taps: oh; D taps: od) */
+    const float *wt; /* the taps' weights, stride `in` */
+    int64_t in, idx; /* the axis' input extent and the index the taps belong to */
+    int64_t oh;      /* the D pass: the gradOut row of each slice it sums */
+} row_source;
+
+static const float *h_source(const void *ctx, int64_t k, float *w)
+{
+    const row_source *r = ctx;
+    const int64_t oh = r->first + k;
+    *w = r->wt[k * r->in + r->idx];
+    if (r->x->p->axes == 3)
+        return r->sc->slice + oh * r->x->p->axis[UPSAMPLE_W].out * r->x->vec;
+    return grad_row(r->x, r->sc, r->g_off + oh * r->x->g.s.h, 0, oh);
+}
+
+/* D pass source k: gradOut row oh (in g_off) of slice od = first + k. */
+static const float *d_source(const void *ctx, int64_t k, float *w)
+{
+    const row_source *r = ctx;
+    const int64_t od = r->first + k;
+    *w = r->wt[k * r->in + r->idx];
+    return grad_row(r->x, r->sc, r->g_off + od * r->x->g_sd + r->oh * r->x->g.s.h, od, r->oh);
+}
+
+/* One output row y of plane `plane` (slice z with 3 axes, whose D-reduced slice is in sc->slice). */
+EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, int64_t plane, int64_t z, int64_t y)
 {
     const upsample_plan *p = x->p;
     const int64_t vec = x->vec, ow = p->axis[UPSAMPLE_W].out, len = ow * vec;
     const int64_t h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
-    const int64_t plane = t / h, y = t % h;
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
-    const int64_t g_plane = n * x->g.s.n + c * x->g.s.c, o_row = n * x->o.s.n + c * x->o.s.c + y * x->o.s.h;
+    const int64_t g_plane = n * x->g.s.n + c * x->g.s.c;
+    const int64_t o_row = n * x->o.s.n + c * x->o.s.c + z * x->o_sd + y * x->o.s.h;
 
     /* Output row y + PREFETCH_ROWS will read rows that no earlier one did: ask
      * for them now, so the loads overlap arithmetic instead of stalling it.
      * Short rows only (NCHW): long ones (NHWC's, W * C long) are streams the
      * hardware prefetcher follows, and fetching whole rows ahead would evict
-     * the rows being summed. */
-    if (x->g.contiguous && y + PREFETCH_ROWS < h && len * (int64_t)x->item <= PREFETCH_MAX_BYTES) {
+     * the rows being summed. (3 axes: the D pass reads gradOut, see volume_slice.) */
+    if (p->axes == 2 && x->g.contiguous && y + PREFETCH_ROWS < h && len * (int64_t)x->item <= PREFETCH_MAX_BYTES) {
         const int64_t ahead = y + PREFETCH_ROWS;
         const int64_t before = x->th.first[ahead - 1] + x->th.count[ahead - 1];
         const int64_t end = x->th.first[ahead] + x->th.count[ahead];
@@ -384,25 +444,10 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
         }
     }
 
-    /* 1. Reduce along H: acc = sum of the gradOut rows that reach input row y,
-     *    at most MAX_ROWS at a time (more only under extreme upscaling). */
-    const int64_t i0 = x->th.first[y], count = x->th.count[y];
-    float wh[MAX_ROWS];
-    for (int64_t k0 = 0; k0 < count || k0 == 0; k0 += MAX_ROWS) {
-        const int64_t m = count - k0 < MAX_ROWS ? count - k0 : MAX_ROWS;
-        for (int64_t k = 0; k < m; k++) {
-            sc->ptrs[k] = grad_row(x, sc, g_plane + (i0 + k0 + k) * x->g.s.h, i0 + k0 + k);
-            wh[k] = x->th.wt[(k0 + k) * h + y];
-        }
-        if (k0 == 0) {
-            combine_rows(sc->acc, sc->ptrs, wh, m, len);
-        } else {
-            float *part = sc->part;
-            combine_rows(part, sc->ptrs, wh, m, len);
-            for (int64_t j = 0; j < len; j++)
-                sc->acc[j] += part[j];
-        }
-    }
+    /* 1. Reduce along H: acc = sum of the rows that reach input row y. */
+    const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt, .in = h,
+                           .idx = y};
+    reduce_rows(sc, sc->acc, x->th.count[y], len, h_source, &hs);
 
     /* 2. Gather along W into the output row. */
     float *dst = x->o.direct && !x->stream ? (float *)x->o.base + o_row : sc->res;
@@ -458,14 +503,64 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     }
 }
 
-/* Bytes of a thread's row buffers (upsample_scratch's order) for H taps th, W taps tw and polyphase stride. */
-static void row_sizes(const upsample_plan *p, int64_t th, int64_t tw, int64_t stride, size_t sizes[7])
+/* One input slice (3 axes): task t is (n, c, z) channels first, (n, z) channels last. The D pass sums
+ * z's gradOut slices row by row into sc->slice, then each input row of z takes its rows from there. */
+EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, int64_t t)
+{
+    const upsample_plan *p = x->p;
+    const int64_t plane = t / x->in_d, z = t % x->in_d, out_h = p->axis[UPSAMPLE_H].out;
+    const int64_t len = p->axis[UPSAMPLE_W].out * x->vec;
+    const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
+    row_source ds = {.x = x, .sc = sc, .g_off = n * x->g.s.n + c * x->g.s.c, .first = x->td.first[z],
+                     .wt = x->td.wt, .in = x->in_d, .idx = z};
+    const bool prefetch = x->g.contiguous && len * (int64_t)x->item <= PREFETCH_MAX_BYTES;
+    const int64_t seen = z > 0 ? x->td.first[z - 1] + x->td.count[z - 1] : 0;
+    const int64_t fresh = seen > ds.first ? seen - ds.first : 0;
+    for (int64_t oh = 0; oh < out_h; oh++) {
+        /* Row oh + 2 of each slice the previous z did not read (those are in cache): its loads overlap
+         * this row's arithmetic. */
+        for (int64_t k = fresh; prefetch && oh + 2 < out_h && k < x->td.count[z]; k++) {
+            const char *row = x->g.base + (size_t)(ds.g_off + (ds.first + k) * x->g_sd + (oh + 2) * x->g.s.h) * x->item;
+            for (int64_t b = 0; b < len * (int64_t)x->item; b += 64)
+                __builtin_prefetch(row + b, 0, 3);
+        }
+        ds.oh = oh;
+        reduce_rows(sc, sc->slice + oh * len, x->td.count[z], len, d_source, &ds);
+    }
+    for (int64_t y = 0; y < p->axis[UPSAMPLE_H].in; y++)
+        upsample_row(x, sc, plane, z, y);
+}
+
+/* One task: an input row (2 axes: (n, c, y), or (n, y) channels last) or an input slice (3 axes). */
+static void upsample_task(const upsample_ctx *x, upsample_scratch *sc, int64_t t)
+{
+    const int64_t h = x->p->axis[UPSAMPLE_H].in;
+    if (x->p->axes == 3)
+        volume_slice(x, sc, t);
+    else
+        upsample_row(x, sc, t / h, 0, t % h);
+}
+
+/* Slots for converted rows along H (hslots) and D: one combine uses at most MAX_ROWS rows, consecutive along
+ * each axis (distinct slots), plus room along H for the rows the next output row reuses. */
+static int64_t h_slots(int64_t th)
+{
+    return (th < MAX_ROWS ? th : MAX_ROWS) + 4;
+}
+
+static int64_t all_slots(const upsample_plan *p, int64_t td, int64_t th)
+{
+    return (p->axes == 3 ? (td < MAX_ROWS ? td : MAX_ROWS) + 1 : 1) * h_slots(th);
+}
+
+/* Bytes of a thread's row buffers (upsample_scratch's order) for D, H and W taps td, th, tw and polyphase
+ * stride. */
+static void row_sizes(const upsample_plan *p, int64_t td, int64_t th, int64_t tw, int64_t stride, size_t sizes[7])
 {
     const int64_t vec = p->nhwc ? p->c : 1, out_w = p->axis[UPSAMPLE_W].out, row_len = out_w * vec;
-    /* Slots for converted rows: one combine uses at most MAX_ROWS consecutive
-     * rows (distinct slots), plus room for the rows the next output row reuses. */
-    const int64_t slots = (th < MAX_ROWS ? th : MAX_ROWS) + 4;
-    sizes[0] = (size_t)(slots * row_len) * sizeof(float);                       /* rows */
+    const int64_t slots = all_slots(p, td, th);
+    const int64_t slice = p->axes == 3 ? p->axis[UPSAMPLE_H].out * row_len : 0;
+    sizes[0] = (size_t)(slots * row_len + slice) * sizeof(float);               /* rows, then the slice */
     sizes[1] = (size_t)slots * sizeof(int64_t);                                 /* tags */
     sizes[2] = (size_t)row_len * sizeof(float);                                 /* part */
     sizes[3] = (size_t)(row_len + tw + stride + 1) * sizeof(float);             /* acc */
@@ -474,38 +569,43 @@ static void row_sizes(const upsample_plan *p, int64_t th, int64_t tw, int64_t st
     sizes[6] = (size_t)(out_w + tw + 2 * stride + 1) * sizeof(float);           /* phases */
 }
 
-void upsample_bilinear2d_fast_backward_book(const upsample_plan *p, emu_scratch *s)
+void upsample_linear_fast_backward_book(const upsample_plan *p, emu_scratch *s)
 {
-    int64_t taps[2];
-    for (int a = UPSAMPLE_W; a <= UPSAMPLE_H; a++) { /* first, count and last per input index; the weights */
+    int64_t taps[UPSAMPLE_MAX_AXES] = {1, 1, 1};
+    for (int a = UPSAMPLE_W; a < p->axes; a++) { /* first, count and last per input index; the weights */
         const size_t in = (size_t)p->axis[a].in;
         taps[a] = upsample_taps_most(p, a);
         emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, 3 * in, sizeof(int64_t), false);
         emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS + a, (size_t)taps[a] * in, sizeof(float), false);
     }
     size_t sizes[7]; /* the polyphase stride is a step between first sources: at most out_w */
-    row_sizes(p, taps[UPSAMPLE_H], taps[UPSAMPLE_W], p->axis[UPSAMPLE_W].out, sizes);
+    row_sizes(p, taps[UPSAMPLE_D], taps[UPSAMPLE_H], taps[UPSAMPLE_W], p->axis[UPSAMPLE_W].out, sizes);
     for (int i = 0; i < 7; i++)
         emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + i, sizes[i], 1, true);
 }
 
-int upsample_bilinear2d_fast_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
-                                      bool *nonfinite, char *msg, size_t cap)
+int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
+                                  bool *nonfinite, char *msg, size_t cap)
 {
     upsample_ctx x = {.p = p, .dt = grad_out->dtype, .item = emu_view_item_size(grad_out), .f16 = emu_f16_table()};
     /* A "row" is one W line; each item of it is `vec` lanes (C in NHWC, 1 in NCHW). */
     x.vec = p->nhwc ? p->c : 1;
-    x.g = emu_rows_of(grad_out, p->nhwc, x.vec);
-    x.o = emu_rows_of(out, p->nhwc, x.vec);
+    const emu_view g4 = upsample_face_4d(grad_out, p, &x.g_sd), out4 = upsample_face_4d(out, p, &x.o_sd);
+    x.g = emu_rows_of(&g4, p->nhwc, x.vec);
+    x.o = emu_rows_of(&out4, p->nhwc, x.vec);
     x.stream = x.o.direct && emu_view_numel(out) * (int64_t)sizeof(float) >= EMU_STREAM_BYTES;
+    x.in_d = p->axes == 3 ? p->axis[UPSAMPLE_D].in : 1;
     const int64_t planes = p->nhwc ? p->n : p->n * p->c;
-    const int64_t tasks = planes * p->axis[UPSAMPLE_H].in;
-    if (!taps_build(&x.th, p, UPSAMPLE_H) || !taps_build(&x.tw, p, UPSAMPLE_W))
+    const int64_t tasks = planes * (p->axes == 3 ? x.in_d : p->axis[UPSAMPLE_H].in);
+    if (!taps_build(&x.th, p, UPSAMPLE_H) || !taps_build(&x.tw, p, UPSAMPLE_W) ||
+        (p->axes == 3 && !taps_build(&x.td, p, UPSAMPLE_D)))
         return snprintf(msg, cap, "the interpolation weights were not booked"), EMU_KERNEL_ERR_INNER;
+    x.hslots = h_slots(x.th.taps);
     size_t sizes[7];
-    row_sizes(p, x.th.taps, x.tw.taps, x.tw.stride, sizes);
+    row_sizes(p, p->axes == 3 ? x.td.taps : 1, x.th.taps, x.tw.taps, x.tw.stride, sizes);
     /* Tiny problems run on the calling worker: waking a thread team costs more. */
-    const int threads = tasks * p->axis[UPSAMPLE_W].out * x.vec < 32768 ? 1 : p->threads;
+    const int64_t rows = planes * x.in_d * p->axis[UPSAMPLE_H].in;
+    const int threads = rows * p->axis[UPSAMPLE_W].out * x.vec < 32768 ? 1 : p->threads;
     (void)threads; /* unused when built without OpenMP */
     int missing = 0;
 #pragma omp parallel num_threads(threads) reduction(| : missing)
@@ -514,16 +614,17 @@ int upsample_bilinear2d_fast_backward(const emu_view *grad_out, const emu_view *
         for (int i = 0; i < 7; i++)
             missing |= !(bufs[i] = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW + i, sizes[i]));
         upsample_scratch sc = {
-            .rows = bufs[0], .tags = bufs[1], .slots = (x.th.taps < MAX_ROWS ? x.th.taps : MAX_ROWS) + 4, .part = bufs[2], .acc = bufs[3], .res = bufs[4], .ptrs = bufs[5], .phases = bufs[6],
+            .rows = bufs[0], .tags = bufs[1], .slots = all_slots(p, p->axes == 3 ? x.td.taps : 1, x.th.taps), .part = bufs[2], .acc = bufs[3], .res = bufs[4], .ptrs = bufs[5], .phases = bufs[6],
         };
         if (!missing) /* acc's tail past the row stays zero: padded taps and the polyphase split read it */
             memset(sc.acc, 0, sizes[3]);
         for (int64_t i = 0; !missing && i < sc.slots; i++)
             sc.tags[i] = -1;
+        sc.slice = missing ? NULL : sc.rows + sc.slots * p->axis[UPSAMPLE_W].out * x.vec;
 #pragma omp for schedule(static)
         for (int64_t t = 0; t < tasks; t++)
             if (!missing)
-                upsample_row(&x, &sc, t);
+                upsample_task(&x, &sc, t);
         emu_stream_fence();
     }
     if (missing)

@@ -1,7 +1,7 @@
 /*
- * The upsample family's fast forward path: 2 spatial axes, linear (bilinear),
- * the same products and sums as the reference kernel (reference.c), so the
- * same bits.
+ * The upsample family's fast forward path: 2 or 3 spatial axes, linear
+ * (bilinear, trilinear), the same products and sums as the reference kernel
+ * (reference.c), so the same bits.
  *
  * Separable: each input row is first interpolated along W (CANN's W pass,
  * its intermediate), then every output row mixes two of those rows (the H
@@ -12,6 +12,11 @@
  *
  * NCHW: a task is (n, c, oh) and the W pass gathers single values.
  * NHWC: a task is (n, oh) and every tap moves a whole C vector.
+ *
+ * 3 axes: a task is an output slice (n, c, od), or (n, od) channels last.
+ * Each input slice is passed along W and H as above into a slice buffer;
+ * the D pass mixes two of those slices row by row, and a thread keeps the
+ * last two, which consecutive output slices share.
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
@@ -124,7 +129,8 @@ static bool map_build(axis_map *m, const upsample_plan *p, int axis)
 typedef struct resize_ctx {
     const upsample_plan *p;
     bool stream; /* a large float32 output written in place: streaming stores */
-    axis_map mh, mw;
+    axis_map md, mh, mw;
+    int64_t i_sd, o_sd, in_d; /* 3 axes: D's element strides and input extent (2 axes: 0, 0, 1) */
     aclDataType dt;
     size_t item;
     emu_rows i, o; /* self and out as rows */
@@ -132,12 +138,15 @@ typedef struct resize_ctx {
     const float *f16;
 } resize_ctx;
 
-/* Per-thread scratch: the input row as float32, two W-interpolated rows (tagged), the output row. */
+/* Per-thread scratch: the input row as float32, two W-interpolated rows (tagged), the output row;
+ * 3 axes: two input slices passed along W and H (tagged). */
 typedef struct resize_scratch {
     float *in_row;
     float *wrow[2];
     int64_t tag[2];
     float *res;
+    float *slice[2];
+    int64_t slice_tag[2];
 } resize_scratch;
 
 /* The periodic stretch of an NCHW W pass: output o0 + s*m + q from input lo[o0 + q] + t*m
@@ -217,18 +226,19 @@ EMU_HOT static void h_pass(float *restrict dst, const float *restrict r0, const 
         dst[j] = wl * r0[j] + wh * r1[j];
 }
 
-/* Input row y of a plane, interpolated along W, from the thread's two-row
+/* Input row y of slice z (0 with 2 axes) of a plane, interpolated along W, from the thread's two-row
  * cache; the slot holding `keep` (the other row in use) is not replaced. */
-static const float *w_row(const resize_ctx *x, resize_scratch *sc, int64_t plane, int64_t y, const float *keep)
+static const float *w_row(const resize_ctx *x, resize_scratch *sc, int64_t plane, int64_t z, int64_t y,
+                          const float *keep)
 {
     const upsample_plan *p = x->p;
-    const int64_t tag = plane * p->axis[UPSAMPLE_H].in + y;
+    const int64_t tag = (plane * x->in_d + z) * p->axis[UPSAMPLE_H].in + y;
     for (int k = 0; k < 2; k++)
         if (sc->tag[k] == tag)
             return sc->wrow[k];
     const int k = sc->wrow[0] == keep ? 1 : sc->wrow[1] == keep ? 0 : sc->tag[0] < sc->tag[1] ? 0 : 1;
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
-    const int64_t off = emu_row_offset(&x->i, n, c, y);
+    const int64_t off = emu_row_offset(&x->i, n, c, y) + z * x->i_sd;
     const float *src;
     if (x->i.direct) {
         src = (const float *)x->i.base + off;
@@ -254,11 +264,11 @@ static void resize_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
     const int64_t o_row = emu_row_offset(&x->o, n, c, oh);
     float *dst = x->o.direct ? (float *)x->o.base + o_row : sc->res;
-    const float *r0 = w_row(x, sc, plane, x->mh.lo[oh], NULL);
+    const float *r0 = w_row(x, sc, plane, 0, x->mh.lo[oh], NULL);
     if (p->axis[UPSAMPLE_H].skip) {
         memcpy(dst, r0, (size_t)len * sizeof(float));
     } else {
-        const float *r1 = w_row(x, sc, plane, x->mh.hi[oh], r0);
+        const float *r1 = w_row(x, sc, plane, 0, x->mh.hi[oh], r0);
 #ifdef HAVE_AVX2_GATHER
         if (x->stream) {
             h_pass_stream_avx2(dst, r0, r1, x->mh.wl[oh], x->mh.wh[oh], len);
@@ -272,7 +282,60 @@ static void resize_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
                       x->o.lane);
 }
 
-void upsample_bilinear2d_fast_forward_book(const upsample_plan *p, emu_scratch *s)
+/* Input slice z of a plane passed along W and H (out_h rows of len floats), from the thread's two-slice
+ * cache; the slot holding `keep` is not replaced. */
+static const float *hw_slice(const resize_ctx *x, resize_scratch *sc, int64_t plane, int64_t z, const float *keep)
+{
+    const upsample_plan *p = x->p;
+    const int64_t tag = plane * x->in_d + z, out_h = p->axis[UPSAMPLE_H].out;
+    const int64_t len = p->axis[UPSAMPLE_W].out * x->vec;
+    for (int k = 0; k < 2; k++)
+        if (sc->slice_tag[k] == tag)
+            return sc->slice[k];
+    const int k = sc->slice[0] == keep ? 1 : sc->slice[1] == keep ? 0 : sc->slice_tag[0] < sc->slice_tag[1] ? 0 : 1;
+    for (int64_t oh = 0; oh < out_h; oh++) {
+        float *dst = sc->slice[k] + oh * len;
+        const float *r0 = w_row(x, sc, plane, z, x->mh.lo[oh], NULL);
+        if (p->axis[UPSAMPLE_H].skip)
+            memcpy(dst, r0, (size_t)len * sizeof(float));
+        else
+            h_pass(dst, r0, w_row(x, sc, plane, z, x->mh.hi[oh], r0), x->mh.wl[oh], x->mh.wh[oh], len);
+    }
+    sc->slice_tag[k] = tag;
+    return sc->slice[k];
+}
+
+/* One output slice: task t is (n, c, od) in NCDHW, (n, od) in NDHWC; the D pass, row by row. */
+static void resize_slice(const resize_ctx *x, resize_scratch *sc, int64_t t)
+{
+    const upsample_plan *p = x->p;
+    const int64_t out_d = p->axis[UPSAMPLE_D].out, plane = t / out_d, od = t % out_d;
+    const int64_t len = p->axis[UPSAMPLE_W].out * x->vec, out_h = p->axis[UPSAMPLE_H].out;
+    const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
+    const float *s0 = hw_slice(x, sc, plane, x->md.lo[od], NULL);
+    const float *s1 = p->axis[UPSAMPLE_D].skip ? s0 : hw_slice(x, sc, plane, x->md.hi[od], s0);
+    const float wl = x->md.wl[od], wh = x->md.wh[od];
+    for (int64_t oh = 0; oh < out_h; oh++) {
+        const int64_t o_row = emu_row_offset(&x->o, n, c, oh) + od * x->o_sd;
+        float *dst = x->o.direct ? (float *)x->o.base + o_row : sc->res;
+        const float *r0 = s0 + oh * len, *r1 = s1 + oh * len;
+        if (p->axis[UPSAMPLE_D].skip)
+            memcpy(dst, r0, (size_t)len * sizeof(float));
+#ifdef HAVE_AVX2_GATHER
+        else if (x->stream) {
+            h_pass_stream_avx2(dst, r0, r1, wl, wh, len);
+            continue;
+        }
+#endif
+        else
+            h_pass(dst, r0, r1, wl, wh, len);
+        if (!x->o.direct)
+            emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, p->axis[UPSAMPLE_W].out, x->vec,
+                          x->o.s.w, x->o.lane);
+    }
+}
+
+void upsample_linear_fast_forward_book(const upsample_plan *p, emu_scratch *s)
 {
     const int64_t vec = p->nhwc ? p->c : 1;
     for (int a = UPSAMPLE_W; a <= UPSAMPLE_H; a++) /* lo, hi (int32), wl, wh (float) per output index */
@@ -280,25 +343,35 @@ void upsample_bilinear2d_fast_forward_book(const upsample_plan *p, emu_scratch *
     emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW, (size_t)(p->axis[UPSAMPLE_W].in * vec), sizeof(float), true);
     for (int i = 1; i < 4; i++)
         emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + i, (size_t)(p->axis[UPSAMPLE_W].out * vec), sizeof(float), true);
+    if (p->axes == 3) { /* the D table and two slices passed along W and H */
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + UPSAMPLE_D, (size_t)p->axis[UPSAMPLE_D].out, 16, false);
+        const size_t slice = (size_t)(p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].out * vec);
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + 4, slice, sizeof(float), true);
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + 5, slice, sizeof(float), true);
+    }
 }
 
-int upsample_bilinear2d_fast_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg,
-                                     size_t cap)
+int upsample_linear_fast_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg,
+                                 size_t cap)
 {
-    const upsample_axis *ah = &p->axis[UPSAMPLE_H], *aw = &p->axis[UPSAMPLE_W];
+    const upsample_axis *ad = &p->axis[UPSAMPLE_D], *ah = &p->axis[UPSAMPLE_H], *aw = &p->axis[UPSAMPLE_W];
+    const bool volume = p->axes == 3;
     resize_ctx x = {.p = p, .dt = in->dtype, .item = emu_view_item_size(in), .f16 = emu_f16_table()};
     x.vec = p->nhwc ? p->c : 1;
-    x.i = emu_rows_of(in, p->nhwc, x.vec);
-    x.o = emu_rows_of(out, p->nhwc, x.vec);
+    const emu_view in4 = upsample_face_4d(in, p, &x.i_sd), out4 = upsample_face_4d(out, p, &x.o_sd);
+    x.in_d = volume ? ad->in : 1;
+    x.i = emu_rows_of(&in4, p->nhwc, x.vec);
+    x.o = emu_rows_of(&out4, p->nhwc, x.vec);
 #ifdef HAVE_AVX2_GATHER
     /* Beyond 32 MiB the output cannot stay in any cache: stream it (the threads' end of work fences the stores). */
     x.stream = x.o.direct && emu_view_numel(out) * 4 >= EMU_STREAM_BYTES && __builtin_cpu_supports("avx2");
 #endif
-    const int64_t planes = p->nhwc ? p->n : p->n * p->c, tasks = planes * ah->out;
-    if (!map_build(&x.mh, p, UPSAMPLE_H) || !map_build(&x.mw, p, UPSAMPLE_W))
+    const int64_t planes = p->nhwc ? p->n : p->n * p->c, tasks = planes * (volume ? ad->out : ah->out);
+    if (!map_build(&x.mh, p, UPSAMPLE_H) || !map_build(&x.mw, p, UPSAMPLE_W) ||
+        (volume && !map_build(&x.md, p, UPSAMPLE_D)))
         return snprintf(msg, cap, "the interpolation tables were not booked"), EMU_KERNEL_ERR_INNER;
     /* Tiny problems run on the calling worker: waking a thread team costs more. */
-    const int threads = tasks * aw->out * x.vec < 32768 ? 1 : p->threads;
+    const int threads = tasks * (volume ? ah->out : 1) * aw->out * x.vec < 32768 ? 1 : p->threads;
     (void)threads; /* unused when built without OpenMP */
     int missing = 0;
 #pragma omp parallel num_threads(threads) reduction(| : missing)
@@ -309,12 +382,19 @@ int upsample_bilinear2d_fast_forward(const emu_view *in, const emu_view *out, co
                              .wrow = {emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 1, row),
                                       emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 2, row)},
                              .tag = {-1, -2},
-                             .res = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 3, row)};
+                             .res = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 3, row),
+                             .slice_tag = {-1, -2}};
         missing |= !sc.in_row || !sc.wrow[0] || !sc.wrow[1] || !sc.res;
+        if (volume) {
+            const size_t slice = (size_t)ah->out * row;
+            sc.slice[0] = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 4, slice);
+            sc.slice[1] = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 5, slice);
+            missing |= !sc.slice[0] || !sc.slice[1];
+        }
 #pragma omp for schedule(static)
         for (int64_t t = 0; t < tasks; t++)
             if (!missing)
-                resize_row(&x, &sc, t);
+                (volume ? resize_slice : resize_row)(&x, &sc, t);
         if (x.stream)
             emu_stream_fence(); /* order this thread's streaming stores before the stream reports completion */
     }

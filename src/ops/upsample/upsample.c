@@ -19,6 +19,22 @@ void upsample_strides(const emu_view *v, const upsample_plan *p, int64_t *s_n, i
         s_ax[a] = v->strides[(p->nhwc ? last - 1 : last) - a];
 }
 
+emu_view upsample_face_4d(const emu_view *v, const upsample_plan *p, int64_t *s_d)
+{
+    emu_view f = *v;
+    *s_d = 0;
+    if (p->axes == 3) {
+        const int d = p->nhwc ? 1 : 2;
+        *s_d = v->strides[d];
+        for (int k = d; k < 4; k++) {
+            f.dims[k] = v->dims[k + 1];
+            f.strides[k] = v->strides[k + 1];
+        }
+        f.ndim = 4;
+    }
+    return f;
+}
+
 void upsample_copy(const emu_view *in, const emu_view *out, const upsample_plan *p)
 {
     const size_t item = emu_view_item_size(in);
@@ -43,10 +59,10 @@ void upsample_copy(const emu_view *in, const emu_view *out, const upsample_plan 
     }
 }
 
-/* The fast paths: 2 spatial axes, linear (1 axis runs as 2 with H = 1, as CANN's op_apis reshape it). */
+/* The fast paths: linear, 2 or 3 spatial axes (1 axis runs as 2 with H = 1, as CANN's op_apis reshape it). */
 static bool fast_covers(const upsample_plan *p)
 {
-    return !p->reference && (p->axes == 2 || p->axes == 1) && p->mode == UPSAMPLE_LINEAR;
+    return !p->reference && p->mode == UPSAMPLE_LINEAR;
 }
 
 /* A 1-axis plan as a 2-axis one: an H of one element, copied (the fast paths' view). */
@@ -111,10 +127,10 @@ void upsample_book(upsample_plan *p)
     case ROUTE_REFERENCE: upsample_reference_book(p->mode == UPSAMPLE_LINEAR ? &p2 : p, s); break;
     case ROUTE_FAST:
         if (p->backward) { /* and what a non-finite gradOut falls back to */
-            upsample_bilinear2d_fast_backward_book(&p2, s);
+            upsample_linear_fast_backward_book(&p2, s);
             upsample_reference_book(&p2, s);
         } else {
-            upsample_bilinear2d_fast_forward_book(&p2, s);
+            upsample_linear_fast_forward_book(&p2, s);
             if (p->kernel == UPSAMPLE_KERNEL_ASCENDC)
                 upsample_cube_book(&p2, s);
         }
@@ -141,7 +157,7 @@ int upsample_forward(const emu_view *in, const emu_view *out, const upsample_pla
     case ROUTE_REFERENCE: return upsample_reference(in, out, p, msg, cap);
     default: break;
     }
-    int status = upsample_bilinear2d_fast_forward(in, out, p, msg, cap);
+    int status = upsample_linear_fast_forward(in, out, p, msg, cap);
     if (!status && p->kernel == UPSAMPLE_KERNEL_ASCENDC)
         status = upsample_cube(in, out, p, msg, cap);
     return status;
@@ -165,7 +181,7 @@ int upsample_backward(const emu_view *grad_out, const emu_view *out, const upsam
     default: break;
     }
     bool nonfinite = false;
-    int status = upsample_bilinear2d_fast_backward(grad_out, out, p, &nonfinite, msg, cap);
+    int status = upsample_linear_fast_backward(grad_out, out, p, &nonfinite, msg, cap);
     if (status || !nonfinite)
         return status;
     /* An Inf or NaN in gradOut: the fast path's padded taps (weight 0) would

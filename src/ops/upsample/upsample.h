@@ -71,9 +71,9 @@ typedef struct upsample_plan {
 enum {
     UPSAMPLE_SCRATCH_TABLE = 0,  /* + axis: an axis' table (nearest sources; linear taps or their transpose) */
     UPSAMPLE_SCRATCH_WEIGHTS = 3, /* + axis: the backward's padded weights */
-    UPSAMPLE_SCRATCH_ROW = 5,    /* + i, i < 7: a fast path's per-thread row buffers */
-    UPSAMPLE_SCRATCH_PLANE = 12, /* + i, i < 2: the reference kernel's per-thread planes */
-    UPSAMPLE_SCRATCH_CUBE = 14,  /* the cube rule's planes */
+    UPSAMPLE_SCRATCH_ROW = 6,    /* + i, i < 7: a fast path's per-thread row buffers */
+    UPSAMPLE_SCRATCH_PLANE = 13, /* + i, i < 2: the reference kernel's per-thread planes */
+    UPSAMPLE_SCRATCH_CUBE = 15,  /* the cube rule's planes */
 };
 
 /* Books in p->scratch what the kernels the plan runs will take (p->threads and p->reference set). */
@@ -107,8 +107,8 @@ int64_t upsample_taps_most(const upsample_plan *p, int axis);
 /* Each kernel's booking (what it takes from s for a plan of this shape). */
 void upsample_nearest_book(const upsample_plan *p, emu_scratch *s);
 void upsample_reference_book(const upsample_plan *p, emu_scratch *s);
-void upsample_bilinear2d_fast_forward_book(const upsample_plan *p, emu_scratch *s);
-void upsample_bilinear2d_fast_backward_book(const upsample_plan *p, emu_scratch *s);
+void upsample_linear_fast_forward_book(const upsample_plan *p, emu_scratch *s);
+void upsample_linear_fast_backward_book(const upsample_plan *p, emu_scratch *s);
 void upsample_cube_book(const upsample_plan *p, emu_scratch *s);
 void upsample_joint_book(const upsample_plan *p, emu_scratch *s);
 void upsample_nearest_grad_book(const upsample_plan *p, emu_scratch *s);
@@ -127,12 +127,12 @@ int upsample_nearest_forward(const emu_view *in, const emu_view *out, const upsa
  * gradient kernels take them from the axis' ratio (gradOut indices per input index here). */
 void upsample_nearest_grad_range(const upsample_plan *p, int axis, int64_t i, int64_t *lo, int64_t *hi);
 
-/* Fast paths (2 spatial axes, linear). */
-int upsample_bilinear2d_fast_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg,
-                                     size_t cap);
+/* Fast paths, linear, 2 or 3 spatial axes. */
+int upsample_linear_fast_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg,
+                                 size_t cap);
 /* The backward sets *nonfinite when an output row came out non-finite (gradOut holds an Inf or NaN). */
-int upsample_bilinear2d_fast_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
-                                      bool *nonfinite, char *msg, size_t cap);
+int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
+                                  bool *nonfinite, char *msg, size_t cap);
 
 /* CANN's cube tiles on the AscendC kernels (cube.c): the outputs an Inf or NaN
  * of the input makes non-finite, rewritten after either kernel has run. */
@@ -143,6 +143,10 @@ void upsample_copy(const emu_view *in, const emu_view *out, const upsample_plan 
 
 /* A view's element strides: N's, C's and the spatial axes' (innermost first), from the plan's layout. */
 void upsample_strides(const emu_view *v, const upsample_plan *p, int64_t *s_n, int64_t *s_c, int64_t *s_ax);
+
+/* A view's 4-D (N, C, H, W) face as rows.h addresses it, and D's element stride in *s_d: D dropped from a
+ * 3-axis view (NCDHW or NDHWC); a 2-axis view as it is (*s_d = 0). */
+emu_view upsample_face_4d(const emu_view *v, const upsample_plan *p, int64_t *s_d);
 
 
 #endif /* ACLNN_EMU_UPSAMPLE_H_ */
