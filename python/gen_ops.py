@@ -16,11 +16,13 @@ plus ``__all__``. The machinery they call is aclnn_emu.ops.
 
 Parameter kinds: ``tensor`` (an input), ``out`` (the output tensor),
 ``int_array``, ``float_array``, ``bool``, ``double``, ``int`` (``"range": "int32"`` narrows
-it) and ``string``. A tensor's ``layout`` is a format name or ``"format"``
+it), ``string`` and ``scalar`` (an ``aclScalar``: a number of its own
+dtype). A tensor's ``layout`` is a format name or ``"format"``
 (the call's ``format=`` keyword, from the description's ``formats``); its
 ``dtype`` is what a list becomes: a numpy name or ``like:<param>``. An
 ``out``'s ``shape`` is a Python expression over the converted arguments
-(``fmt`` is the format) and its ``dtype`` names the input it follows.
+(``fmt`` is the format) and its ``dtype`` names the input it follows, or is an expression (with a
+call, e.g. ``_promoted(input, other)``).
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ from pathlib import Path
 from typing import Any
 
 ARRAY_TYPES = {"tensor": "Any", "int_array": "Sequence[int]", "float_array": "Sequence[float]", "bool": "bool",
-               "double": "float", "int": "int", "string": "str"}  # fmt: skip
+               "double": "float", "int": "int", "string": "str", "scalar": "Any"}  # fmt: skip
 HANDLE_TYPES = {"tensor": "Tensor", "out": "Tensor", "int_array": "IntArray", "float_array": "FloatArray",
-                "bool": "bool", "double": "float", "int": "int", "string": "str"}  # fmt: skip
+                "bool": "bool", "double": "float", "int": "int", "string": "str", "scalar": "Scalar"}  # fmt: skip
 STREAM_DOC = "Stream to run on (default stream if None); the call waits for it."
 HANDLE_RETURNS = """workspace_size : int
     Bytes of device workspace phase two needs (CANN's estimate).
@@ -50,6 +52,11 @@ def _names(p: dict[str, Any]) -> tuple[str, str]:
     """(array-level, handle-level) Python name of a parameter."""
     handle = _snake(p["c"])
     return ("out" if p["kind"] == "out" else p.get("name", handle)), handle
+
+
+def _out_dtype(rule: str) -> str:
+    """The output dtype's expression: the dtype of the input named, or an expression (one with a call)."""
+    return rule if "(" in rule else f"_dtype_of({rule})"
 
 
 def _section(title: str, body: str) -> str:
@@ -128,6 +135,8 @@ def _array_function(d: dict[str, Any], op: str) -> str:
             conv.append(f'{name} = c_int({name}, "{name}", api{bound})')
         elif kind == "string":
             conv.append(f'{name} = _c_string_arg({name}, "{name}", api)')
+        elif kind == "scalar":
+            conv.append(f'{name} = _scalar_value({name}, "{name}", api)')
     call_args = []
     for p in params:
         name, _ = _names(p)
@@ -137,7 +146,7 @@ def _array_function(d: dict[str, Any], op: str) -> str:
             call_args.append(f"call.tensor({name}, {fmt})")
         elif p["kind"] == "out":
             call_args.append(f"call.tensor(target, {fmt})")
-        elif p["kind"] in ("int_array", "float_array"):
+        elif p["kind"] in ("int_array", "float_array", "scalar"):
             call_args.append(f"call.{p['kind']}({name})")
         else:
             call_args.append(name)
@@ -145,9 +154,10 @@ def _array_function(d: dict[str, Any], op: str) -> str:
     for key, title in (("returns", "Returns"), ("raises", "Raises"), ("warns", "Warns"), ("examples", "Examples")):
         if key in d:
             doc.append(_section(title, d[key]))
-    body = [f"api = {op}.phase_one_name", *conv, f"shape = {out['shape']}", f"return {op}(",
+    uses_api = any("api" in c for c in conv)
+    body = [*([f"api = {op}.phase_one_name"] if uses_api else []), *conv, f"shape = {out['shape']}", f"return {op}(",
             "    lambda call, target: [", *(f"        {a}," for a in call_args), "    ],",
-            "    shape,", f"    _dtype_of({out['dtype']}),", "    out,", "    stream,", ")"]  # fmt: skip
+            "    shape,", f"    {_out_dtype(out['dtype'])},", "    out,", "    stream,", ")"]  # fmt: skip
     return (f"def {d['function']}(\n    " + ",\n    ".join(sig) + ",\n) -> Any:\n    " + _docstring(doc)
             + textwrap.indent("\n".join(body), "    ") + "\n")  # fmt: skip
 
@@ -163,7 +173,7 @@ def _handle_function(d: dict[str, Any], op: str) -> str:
         if kind in ("tensor", "out"):
             args.append(f'_handle({name}, Tensor, "{name}", api)')
             tensors.append(name)
-        elif kind in ("int_array", "float_array"):
+        elif kind in ("int_array", "float_array", "scalar"):
             args.append(f'_handle({name}, {HANDLE_TYPES[kind]}, "{name}", api)')
         elif kind == "bool":
             args.append(f'c_bool({name}, "{name}", api)')
@@ -200,10 +210,11 @@ def module(descriptions: list[dict[str, Any]]) -> str:
         "import numpy as np  # noqa: F401 (used by some descriptions)\n",
         "from ._args import INT32, c_bool, c_float, c_int, float_list, format_name, int_list  # noqa: F401",
         "from .ops import (  # noqa: F401",
-        *(f"    {name}," for name in ("_as_array", "_c_string_arg", "_dim", "_dtype_of", "_handle", "_Operator",
-                                      "_scaled_shape", "_spatial_shape")),
+        *(f"    {name}," for name in ("_as_array", "_broadcast_shape", "_c_string_arg", "_dim", "_dtype_of",
+                                      "_handle", "_Operator", "_promoted", "_scalar_value", "_scaled_shape",
+                                      "_spatial_shape")),
         ")",
-        "from .runtime import FORMATS, Executor, FloatArray, IntArray, Stream, Tensor  # noqa: F401",
+        "from .runtime import FORMATS, Executor, FloatArray, IntArray, Scalar, Stream, Tensor  # noqa: F401",
     ])  # fmt: skip
     table, blocks, names = [], [], []
     for d in sorted(descriptions, key=lambda d: d["function"]):

@@ -82,6 +82,9 @@ def _valid_call(desc: dict) -> tuple[list, list]:
         elif p["kind"] == "string":
             owners.append(ffi.new("char[]", spec["choices"][0].encode()))
             args.append(owners[-1])
+        elif p["kind"] == "scalar":
+            owners.append(aclnn_emu.Scalar(1.0))
+            args.append(owners[-1].handle)
         elif "value" in spec:
             args.append(2)
         elif p.get("default") is not None:
@@ -96,7 +99,8 @@ def _null_cases() -> list:
     cases = []
     for path in DESCRIPTIONS:
         desc = json.loads(path.read_text())
-        names = [p["c"] for p in desc["params"] if p["kind"] in ("tensor", "out", "int_array", "float_array", "string")]
+        handles = ("tensor", "out", "int_array", "float_array", "string", "scalar")
+        names = [p["c"] for p in desc["params"] if p["kind"] in handles]
         cases += [
             pytest.param(desc, name, id=f"{desc['api']}-{name}") for name in names + ["workspaceSize", "executor"]
         ]

@@ -66,14 +66,17 @@ def _from_dlpack(x: Any) -> np.ndarray:
 def _as_array(x: Any, dtype: Any = np.float32) -> Any:
     """A numpy view of ``x`` without a copy where one exists, usable as an aclTensor.
 
-    Lists, tuples and scalars become ``dtype`` (float32 unless the operator's
-    other inputs say otherwise), not numpy's default float64. None stays None
-    (a NULL tensor: the library's checks report it).
+    Lists, tuples and Python scalars become ``dtype`` (float32 unless the
+    operator's other inputs say otherwise), not numpy's default float64; a
+    numpy scalar keeps its dtype (a 0-d array). None stays None (a NULL
+    tensor: the library's checks report it).
     """
     if x is None:
         return None
     if isinstance(x, np.ndarray):
         a = x
+    elif isinstance(x, np.generic):
+        a = np.asarray(x)
     elif isinstance(x, (list, tuple)) or np.isscalar(x):
         a = np.asarray(x, dtype=dtype)
     elif hasattr(x, "__dlpack__") and not hasattr(x, "__array_interface__"):
@@ -130,6 +133,69 @@ def _spatial_shape(x: Any, sizes: Sequence[int], fmt: str) -> tuple[int, ...]:
     if fmt.endswith("C"):  # NHWC, NDHWC, NLC
         return (dims[0], *sizes, dims[-1])
     return (dims[0], dims[1], *sizes)
+
+
+def _broadcast_shape(a: Any, b: Any) -> tuple[int, ...]:
+    """The broadcast (numpy's rule) of two inputs' shapes.
+
+    ``a``'s own when they do not broadcast: the library then reports the shapes, as it would for a caller's
+    ``out``.
+    """
+    try:
+        return tuple(np.broadcast_shapes(_dims(a), _dims(b)))
+    except ValueError:
+        return _dims(a)
+
+
+# PyTorch's type promotion, as CANN's PromoteType follows it: category, then width (UINT8 with a signed
+# integer needs the next signed width; float16 with bfloat16 is float32; float64 with complex64 complex128).
+_CATEGORY = {"b": 0, "i": 1, "u": 1, "f": 2, "V": 2, "c": 3}  # "V": ml_dtypes.bfloat16
+
+
+def _promoted(a: Any, b: Any) -> np.dtype:
+    """The dtype CANN computes ``a (op) b`` in, for an output's dtype (``a``'s when they do not promote)."""
+    da, db = _dtype_of(a), _dtype_of(b)
+    if da == db:
+        return da
+    ca, cb = _CATEGORY.get(da.kind, -1), _CATEGORY.get(db.kind, -1)
+    unsigned = {np.dtype(np.uint16), np.dtype(np.uint32), np.dtype(np.uint64)}
+    if ca < 0 or cb < 0 or da in unsigned or db in unsigned:
+        return da
+    if ca != cb:
+        hi, lo = (da, db) if ca > cb else (db, da)
+        return np.dtype(np.complex128) if hi == np.complex64 and lo == np.float64 else hi
+    if ca == 1 and np.uint8 in (da, db):
+        other = db if da == np.uint8 else da
+        return np.dtype(np.int16) if other == np.int8 else other
+    if ca == 2 and {da.itemsize, db.itemsize} == {2}:
+        return np.dtype(np.float32)  # float16 with bfloat16
+    return da if da.itemsize > db.itemsize else db
+
+
+def _scalar_value(value: Any, name: str, api: str) -> np.ndarray | None:
+    """An ``aclScalar`` argument's value as a 0-d array of its dtype.
+
+    A numpy scalar keeps its own; a Python bool is BOOL, int INT64, float DOUBLE and complex COMPLEX128. None
+    is NULL (the library reports it).
+    """
+    if value is None:
+        return None
+    if isinstance(value, np.generic | np.ndarray):
+        arr = np.asarray(value)
+        if arr.ndim != 0:
+            raise TypeError(f"{api}: {name} must be a scalar, got an array of shape {arr.shape}")
+        return arr
+    if isinstance(value, bool):
+        return np.asarray(value, np.bool_)
+    if isinstance(value, int):
+        if not -(2**63) <= value < 2**63:
+            raise OverflowError(f"{api}: {name}={value} does not fit int64")
+        return np.asarray(value, np.int64)
+    if isinstance(value, float):
+        return np.asarray(value, np.float64)
+    if isinstance(value, complex):
+        return np.asarray(value, np.complex128)
+    raise TypeError(f"{api}: {name} must be a number, got {type(value).__name__}")
 
 
 def _scaled_shape(x: Any, scales: Sequence[float], fmt: str) -> tuple[int, ...]:
@@ -247,6 +313,16 @@ class _Call:
             check(ACLNN_ERR_PARAM_INVALID, "aclCreateIntArray")
         self.arrays.append((arr, lib.aclDestroyIntArray))
         return arr
+
+    def scalar(self, value: np.ndarray | None) -> Any:
+        if value is None:
+            return ffi.NULL
+        self.memory.append(value)
+        sc = lib.aclCreateScalar(ffi.from_buffer(value), acl_dtype(value.dtype))
+        if sc == ffi.NULL:
+            check(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar")
+        self.arrays.append((sc, lib.aclDestroyScalar))
+        return sc
 
     def float_array(self, values: list[float]) -> Any:
         arr = lib.aclCreateFloatArray(values, len(values))

@@ -42,6 +42,9 @@ size_t emu_dtype_size(aclDataType dt); /* 0 for types without a whole-byte size 
 const char *emu_dtype_name(aclDataType dt);
 const char *emu_format_name(aclFormat f);
 int64_t emu_tensor_numel(const aclTensor *t);
+/* An aclScalar's dtype and value (emu_dtype_size(dtype) bytes, at most 16), for phase one's checks. */
+aclDataType emu_scalar_dtype(const aclScalar *s);
+const void *emu_scalar_data(const aclScalar *s);
 /* "f32(512,256,7,7)" (plus " NCHW" when with_format) */
 void emu_tensor_describe(const aclTensor *t, bool with_format, char *buf, size_t cap);
 void emu_dims_describe(const int64_t *dims, uint64_t n, char *buf, size_t cap);
@@ -142,7 +145,13 @@ void emu_scratch_release(emu_scratch *s);
 #define EMU_SET(type, ...) (const type[]){__VA_ARGS__}, sizeof((const type[]){__VA_ARGS__}) / sizeof(type)
 
 /* An operator's handle and pointer arguments, in the signature's order, for emu_check_args. */
-typedef enum emu_arg_kind { EMU_ARG_POINTER, EMU_ARG_TENSOR, EMU_ARG_INT_ARRAY, EMU_ARG_FLOAT_ARRAY } emu_arg_kind;
+typedef enum emu_arg_kind {
+    EMU_ARG_POINTER,
+    EMU_ARG_TENSOR,
+    EMU_ARG_INT_ARRAY,
+    EMU_ARG_FLOAT_ARRAY,
+    EMU_ARG_SCALAR
+} emu_arg_kind;
 typedef struct emu_arg {
     const void *p;
     const char *name;
@@ -153,6 +162,7 @@ typedef struct emu_arg {
 #define EMU_INT_ARRAY_ARG(x) {(x), #x, EMU_ARG_INT_ARRAY, 0}
 #define EMU_FLOAT_ARRAY_ARG(x) {(x), #x, EMU_ARG_FLOAT_ARRAY, 0}
 #define EMU_POINTER_ARG(x) {(x), #x, EMU_ARG_POINTER, 0}
+#define EMU_SCALAR_ARG(x) {(x), #x, EMU_ARG_SCALAR, 0}
 /* CANN's first check of every operator: no argument NULL (in the given order), then no
  * handle stale (never dereferenced), in the same order:
  *     EMU_TRY(emu_check_args(API, EMU_ARGS(EMU_TENSOR_ARG(self), EMU_POINTER_ARG(executor)))); */

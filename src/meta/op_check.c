@@ -61,6 +61,7 @@ int emu_check_args(const char *api, const emu_arg *args, size_t n)
         if (args[i].kind != EMU_ARG_POINTER)
             EMU_TRY(emu_check_handle(args[i].p, args[i].kind == EMU_ARG_TENSOR      ? EMU_TENSOR
                                                 : args[i].kind == EMU_ARG_INT_ARRAY ? EMU_INT_ARRAY
+                                                : args[i].kind == EMU_ARG_SCALAR    ? EMU_SCALAR
                                                                                     : EMU_FLOAT_ARRAY,
                                      ACLNN_ERR_PARAM_INVALID, api, args[i].name));
     return 0;

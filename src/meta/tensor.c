@@ -510,6 +510,16 @@ ACL_FUNC_VISIBILITY aclScalar *aclCreateScalar(void *value, aclDataType dataType
     return s;
 }
 
+aclDataType emu_scalar_dtype(const aclScalar *s)
+{
+    return s->dtype;
+}
+
+const void *emu_scalar_data(const aclScalar *s)
+{
+    return s->value;
+}
+
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyScalar(const aclScalar *scalar)
 {
     EMU_API_ENTRY();

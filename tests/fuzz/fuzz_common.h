@@ -92,9 +92,28 @@ static size_t item_size(aclDataType dt)
     switch (dt) {
     case ACL_UINT8: case ACL_INT8: case ACL_BOOL: return 1;
     case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
-    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: return 8;
+    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: case ACL_COMPLEX64: return 8;
+    case ACL_COMPLEX128: return 16;
     default: return 4;
     }
+}
+
+/* An aclScalar of dtype dt holding v (converted as C converts; complex: v + 0i). */
+static aclScalar *make_scalar(aclDataType dt, double v)
+{
+    unsigned char buf[16] = {0};
+    const int64_t i = v == v && v > -9.2e18 && v < 9.2e18 ? (int64_t)v : 0;
+    switch (dt) {
+    case ACL_BOOL: case ACL_UINT8: case ACL_INT8: buf[0] = (unsigned char)i; break;
+    case ACL_INT16: { int16_t x = (int16_t)i; memcpy(buf, &x, 2); break; }
+    case ACL_INT32: { int32_t x = (int32_t)i; memcpy(buf, &x, 4); break; }
+    case ACL_INT64: memcpy(buf, &i, 8); break;
+    case ACL_FLOAT16: case ACL_BF16: { float f = (float)v; uint32_t bits; memcpy(&bits, &f, 4);
+        uint16_t h = (uint16_t)(bits >> 16); memcpy(buf, &h, 2); break; }
+    case ACL_DOUBLE: case ACL_COMPLEX128: memcpy(buf, &v, 8); break;
+    default: { float f = (float)v; memcpy(buf, &f, 4); break; } /* FLOAT, COMPLEX64 */
+    }
+    return aclCreateScalar(buf, dt);
 }
 
 /* Builds a tensor over a fresh block filled with data from the reader (or the guard byte). */

@@ -14,7 +14,8 @@ checks:
 - ``args``: per C parameter: a tensor's ``dims`` (size names or integers;
   ``dims_nhwc`` when the format drawn is NHWC) and ``scale`` of its values;
   an int array's ``values``; a number's ``choices`` or the ``value`` of a
-  size; a string's ``choices`` (``null`` is NULL).
+  size; a string's ``choices`` (``null`` is NULL); a scalar's ``dtypes`` and
+  value ``choices``.
 
 Then every tensor gets a random view (padding, transposition, broadcast,
 offset, a storage sometimes too small), a dim off by one, a rank off by one
@@ -133,6 +134,17 @@ def harness(d: dict[str, Any], header: str) -> str:
         elif kind == "bool":
             lines.append(f"    const bool {var} = take(&r, 1) & 1;")
             args.append(var)
+        elif kind == "scalar":  # a dtype from `dtypes`, a value from `choices`
+            dts, ch = a["dtypes"], a["choices"]
+            values = ", ".join(_num(v if isinstance(v, str) else float(v)) for v in ch)
+            lines += [
+                f"    static const aclDataType {var}_dts[] = {{{', '.join('ACL_' + t for t in dts)}}};",
+                f"    static const double {var}_c[] = {{{values}}};",
+                f"    aclScalar *{var} = take(&r, 1) % 16 == 0 ? NULL\n"
+                f"        : make_scalar({var}_dts[take(&r, 1) % {len(dts)}], {var}_c[take(&r, 1) % {len(ch)}]);",
+            ]
+            args.append(var)
+            cleanup.append(f"    if ({var})\n        aclDestroyScalar({var});")
         else:
             ctype = C_TYPE[kind]
             decl = ctype if kind == "string" else f"const {ctype}"
