@@ -31,6 +31,8 @@ from reference import (
 )
 
 CANDIDATES = [os.environ.get("ACLNN_EMU_OPS_CV", ""), "/work/.mirror/hicann+ops-cv/repo"]
+# hicann/ops-math's programs (aclnnAdd, aclnnMul): EXAMPLES entries that start with "ops-math:".
+MATH_CANDIDATES = [os.environ.get("ACLNN_EMU_OPS_MATH", ""), "/work/.mirror/hicann+ops-math/repo"]
 EXAMPLES = {
     "roi_align_v2": "objdetect/roi_align/examples/test_aclnn_roi_align_v2.cpp",
     "roi_align": "objdetect/roi_align/examples/test_aclnn_roi_align.cpp",
@@ -69,11 +71,16 @@ EXAMPLES = {
         "image/upsample_nearest_exact2d_grad/examples/test_aclnn_upsample_nearest_exact2d_grad.cpp"
     ),
     "resize": "image/resize_bilinear_v2/examples/test_aclnn_resize.cpp",
+    "add": "ops-math:math/add/examples/test_aclnn_add.cpp",
+    "mul": "ops-math:math/mul/examples/test_aclnn_mul.cpp",
 }
 
 
 def _source(rel: str) -> str | None:
-    for root in filter(None, CANDIDATES):
+    candidates = CANDIDATES
+    if rel.startswith("ops-math:"):
+        rel, candidates = rel[len("ops-math:") :], MATH_CANDIDATES
+    for root in filter(None, candidates):
         p = Path(root)
         if (p / rel).is_file():
             return (p / rel).read_text()
@@ -136,6 +143,9 @@ def _expected(name: str) -> np.ndarray:
         return cann_trilinear3d(np.arange(1, 9, dtype=np.float32).reshape(1, 1, 2, 2, 2), (4, 4, 4), False)
     if name == "upsample_nearest_exact3d":
         return nearest_resize(x48, (1, 1, 1), _ratios((2, 2, 3), (1, 1, 1)), exact=True)
+    if name in ("add", "mul"):  # (4, 2) FLOAT: 0..7 and 1, 1, 1, 2, 2, 2, 3, 3; aclnnAdd's alpha 1.2f (Axpy, in FLOAT)
+        a, b = np.arange(8, dtype=np.float32), np.array([1, 1, 1, 2, 2, 2, 3, 3], np.float32)
+        return a + np.float32(1.2) * b if name == "add" else a * b
     x36 = np.arange(1, 37, dtype=np.float32).reshape(1, 1, 6, 6)
     box = np.array([[0.0, -2.0, -2.0, 22.0, 22.0]], np.float32)
     if name == "roi_align_v2":  # pooled 3x3, samplingRatio 2, spatialScale 0.25, aligned=false
@@ -152,7 +162,12 @@ def _expected(name: str) -> np.ndarray:
 def test_cann_example_builds_unchanged_and_runs(name, tmp_path):
     text = _source(EXAMPLES[name])
     if text is None:
-        pytest.skip("hicann/ops-cv's examples not found: set ACLNN_EMU_OPS_CV to a checkout or git directory of it")
+        repo, var = (
+            ("ops-math", "ACLNN_EMU_OPS_MATH")
+            if EXAMPLES[name].startswith("ops-math:")
+            else ("ops-cv", "ACLNN_EMU_OPS_CV")
+        )
+        pytest.skip(f"hicann/{repo}'s examples not found: set {var} to a checkout or git directory of it")
     src = tmp_path / Path(EXAMPLES[name]).name
     src.write_text(text)
     exe = tmp_path / "example"
