@@ -131,6 +131,27 @@ ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 /** Bytes of one element of dataType; 0 for types without a whole-byte size and for unknown values. */
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 
+/** A device or host buffer's address and size, as a handle (CANN's aclDataBuffer; it does not own the memory). */
+typedef struct aclDataBuffer aclDataBuffer;
+
+/** A buffer describing data (NULL allowed) of size bytes; NULL when out of memory. Free with aclDestroyDataBuffer. */
+ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
+
+/** Frees the handle (not the memory it names). ACL_ERROR_INVALID_PARAM for NULL or a stale handle. */
+ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
+
+/** Points the handle at other memory. ACL_ERROR_INVALID_PARAM for NULL or a stale handle. */
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size);
+
+/** The buffer's address; NULL for a NULL (or stale) handle. */
+ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+
+/** The buffer's size in bytes, cut to 32 bits (deprecated in CANN: aclGetDataBufferSizeV2); 0 for NULL. */
+ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer);
+
+/** The buffer's size in bytes; 0 for a NULL (or stale) handle. */
+ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
+
 /** float -> float16, round to nearest even (NaN stays NaN, overflow gives infinity). */
 ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 

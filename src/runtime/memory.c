@@ -1322,3 +1322,78 @@ ACL_FUNC_VISIBILITY aclError aclrtAllocatorUnregister(aclrtStream stream)
 }
 
 EMU_FORK_SAFE_MUTEX(mu, EMU_ATFORK_MEMORY)
+
+/* ---- data buffers (CANN's data_buffer.cpp): an address and a size, nothing owned ---- */
+
+struct aclDataBuffer {
+    void *data;
+    size_t size;
+};
+
+ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size)
+{
+    EMU_API_ENTRY();
+    aclDataBuffer *b = malloc(sizeof *b);
+    if (!b) {
+        emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
+        return NULL;
+    }
+    *b = (aclDataBuffer){data, size};
+    if (emu_registry_add(b, EMU_DATA_BUFFER, api) != 0) {
+        free(b);
+        emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
+        return NULL;
+    }
+    return b;
+}
+
+ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer)
+{
+    EMU_API_ENTRY();
+    if (!dataBuffer)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "dataBuffer is NULL");
+    int st = emu_check_handle(dataBuffer, EMU_DATA_BUFFER, ACL_ERROR_INVALID_PARAM, api, "dataBuffer");
+    if (!st)
+        emu_registry_release((void *)dataBuffer, EMU_DATA_BUFFER, sizeof *dataBuffer, free);
+    return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size)
+{
+    EMU_API_ENTRY();
+    if (!dataBuffer)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "dataBuffer is NULL");
+    int st = emu_check_handle(dataBuffer, EMU_DATA_BUFFER, ACL_ERROR_INVALID_PARAM, api, "dataBuffer");
+    if (st)
+        return st;
+    dataBuffer->data = data;
+    dataBuffer->size = size;
+    return ACL_SUCCESS;
+}
+
+/* The getters answer NULL / 0 for a NULL handle, as CANN; a stale one is refused the same way (and said). */
+static const aclDataBuffer *live_buffer(const aclDataBuffer *b, const char *api)
+{
+    return b && emu_check_handle(b, EMU_DATA_BUFFER, ACL_ERROR_INVALID_PARAM, api, "dataBuffer") == 0 ? b : NULL;
+}
+
+ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer)
+{
+    EMU_API_ENTRY();
+    const aclDataBuffer *b = live_buffer(dataBuffer, api);
+    return b ? b->data : NULL;
+}
+
+ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer)
+{
+    EMU_API_ENTRY();
+    const aclDataBuffer *b = live_buffer(dataBuffer, api);
+    return b ? (uint32_t)b->size : 0;
+}
+
+ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer)
+{
+    EMU_API_ENTRY();
+    const aclDataBuffer *b = live_buffer(dataBuffer, api);
+    return b ? b->size : 0;
+}

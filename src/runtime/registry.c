@@ -88,6 +88,7 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_PROF_CONFIG: return "aclprofConfig";
     case EMU_NOTIFY: return "aclrtNotify";
     case EMU_CACHE_BLOCK: return "aclnnEmuCacheAlloc block";
+    case EMU_DATA_BUFFER: return "aclDataBuffer";
     default: return "handle";
     }
 }

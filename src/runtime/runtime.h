@@ -30,6 +30,7 @@ typedef enum emu_kind {
     EMU_PROF_CONFIG,
     EMU_NOTIFY,
     EMU_CACHE_BLOCK, /* a live block of aclnnEmuCacheAlloc (internal: never reported) */
+    EMU_DATA_BUFFER,
     EMU_KIND_COUNT
 } emu_kind;
 
