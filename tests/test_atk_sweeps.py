@@ -277,3 +277,93 @@ def test_atk_case(api, case):
     np.testing.assert_array_equal(g[~finite & ~np.isnan(w)], w[~finite & ~np.isnan(w)], err_msg="Inf")
     err = np.abs(g[finite] - w[finite]) / np.maximum(np.abs(w[finite]), 1.0)
     assert err.size == 0 or err.max() <= rtol, f"relative error {err.max():.3g} > {rtol:.3g}"
+
+
+# ---- hicann/ops-math's sweeps of the binary family: torch.add / torch.mul on two tensors (and alpha) ----
+
+MATH_ROOTS = [os.environ.get("ACLNN_EMU_OPS_MATH", ""), "/work/.mirror/hicann+ops-math/repo"]
+BINARY_SWEEPS = {"Add": ("math/add/tests/st/aclnnAdd/atk_aclnnAdd.json", "add", torch.add),
+                 "Mul": ("math/mul/tests/st/aclnnMul/atk_aclnnMul.json", "mul", torch.mul)}  # fmt: skip
+ALL_DTYPES = {**DTYPES, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64, "bool": np.bool_}
+
+
+def _math_sweep(rel: str) -> list | None:
+    for root in filter(None, MATH_ROOTS):
+        r = subprocess.run(["git", "--git-dir", root, "show", f"HEAD:{rel}"], capture_output=True, text=True)
+        if r.returncode == 0:
+            return json.loads(r.stdout)
+        if os.path.isfile(os.path.join(root, rel)):
+            with open(os.path.join(root, rel)) as f:
+                return json.load(f)
+    return None
+
+
+def _binary_cases():
+    for api, (rel, *_) in BINARY_SWEEPS.items():
+        cases = _math_sweep(rel)
+        if cases is None:
+            yield pytest.param(api, None, id=f"{api}-missing")
+            continue
+        for case in cases:
+            yield pytest.param(api, case, id=f"{api}-{case['id']}")
+
+
+def _dtype(name: str) -> np.dtype:
+    return np.dtype(pytest.importorskip("ml_dtypes").bfloat16 if name == "bf16" else ALL_DTYPES[name])
+
+
+def _tensor(spec: dict, rng: np.random.Generator) -> np.ndarray:
+    """Uniform over the range (integers over its integers), cast as numpy casts; uint8 clipped at 0."""
+    dt, (lo, hi) = _dtype(spec["dtype"]), spec["range_values"]
+    if dt.kind in "iub":
+        x = rng.integers(int(lo), int(hi) + 1, spec["shape"])
+        return (x != 0) if dt == np.bool_ else np.clip(x, 0, None).astype(dt) if dt == np.uint8 else x.astype(dt)
+    return rng.uniform(lo, hi, spec["shape"]).astype(dt)
+
+
+def _to_torch(a: np.ndarray) -> torch.Tensor:
+    a = np.ascontiguousarray(a)
+    if a.dtype.name == "bfloat16":
+        return torch.from_numpy(a.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(a)
+
+
+@pytest.mark.parametrize("api, case", list(_binary_cases()))
+def test_atk_binary_case(api, case):
+    """A case runs where torch runs (and is refused where torch refuses), within ATK's thresholds."""
+    if case is None:
+        pytest.skip("hicann/ops-math's sweeps not found: set ACLNN_EMU_OPS_MATH to a checkout or git directory of it")
+    _, fn_name, golden_fn = BINARY_SWEEPS[api]
+    rng = np.random.default_rng(case["id"])
+    specs = [t for t in case["inputs"] if t["type"] == "tensor"]
+    if sum(int(np.prod(t["shape"])) for t in specs) * 2 > LIMIT:
+        pytest.skip("a large case: ACLNN_EMU_ATK_FULL=1 runs it" if LIMIT <= 2**20 else "beyond 2**27 elements")
+    tensors = [_tensor(t, rng) for t in specs]
+    scalars = [s for s in case["inputs"] if s["type"] == "scalar"]
+    extra, golden_kw = [], {}
+    if scalars:  # alpha: the case's value in its dtype (numpy's cast: uint8(-4) is 252, bool(-3) True)
+        s = scalars[0]
+        v = s["range_values"]
+        v = rng.uniform(*v) if isinstance(v, list) else v
+        alpha = np.asarray(v).astype(_dtype(s["dtype"]))[()]
+        extra.append(alpha)
+        golden_kw["alpha"] = alpha.item() if alpha.dtype.name != "bfloat16" else float(alpha)
+    try:
+        want = golden_fn(*(_to_torch(t).float() if t.dtype.name == "bfloat16" else _to_torch(t) for t in tensors),
+                         **golden_kw)  # fmt: skip
+    except RuntimeError:
+        with pytest.raises(aclnn_emu.ParamInvalidError):
+            getattr(aclnn_emu, fn_name)(*tensors, *extra)
+        return
+    got = getattr(aclnn_emu, fn_name)(*tensors, *extra)
+    if all(t.dtype.name == "bfloat16" for t in tensors):
+        want = want.to(torch.bfloat16)  # the golden ran in float32, as ATK's executors compute half types
+    w = want.view(torch.int16).numpy().view(got.dtype) if want.dtype == torch.bfloat16 else want.numpy()
+    assert got.shape == w.shape and got.dtype == w.dtype, (got.dtype, w.dtype)
+    if got.dtype.kind in "iub":
+        np.testing.assert_array_equal(got, w)
+        return
+    g, ww = got.astype(np.float64), w.astype(np.float64)
+    rtol = RTOL.get(got.dtype, 2**-7)
+    err = np.abs(g - ww) / np.maximum(np.abs(ww), 1.0)
+    assert err.size == 0 or err.max() <= rtol, f"relative error {err.max():.3g} > {rtol:.3g}"
