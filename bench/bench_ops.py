@@ -331,8 +331,39 @@ def family(name: str) -> Workload:
     return wl
 
 
+# The binary family through the array API against torch.add / torch.mul, same threads: (function, shapes,
+# dtype, alpha). E1: two (8, 64, 128, 128) tensors (8.4 M elements, 32 MiB each in float32); E2: a row
+# broadcast against them.
+BINARY = {
+    "E1-add": ("add", (8, 64, 128, 128), (8, 64, 128, 128), np.float32, 1.0),
+    "E1-add-alpha": ("add", (8, 64, 128, 128), (8, 64, 128, 128), np.float32, 0.5),
+    "E1-mul": ("mul", (8, 64, 128, 128), (8, 64, 128, 128), np.float32, None),
+    "E1-add-f16": ("add", (8, 64, 128, 128), (8, 64, 128, 128), np.float16, 1.0),
+    "E2-mul": ("mul", (8, 64, 128, 128), (128,), np.float32, None),
+}
+
+
+def binary(name: str) -> Workload:
+    """A BINARY workload: the array API (host arrays in, a fresh result out) and torch on the same arrays."""
+    fn_name, sa, sb, dtype, alpha = BINARY[name]
+    fn = getattr(aclnn_emu, fn_name)
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(sa, dtype=np.float32).astype(dtype)
+    b = rng.standard_normal(sb, dtype=np.float32).astype(dtype)
+    extra = () if alpha is None else (alpha,)
+    moved = a.nbytes + b.nbytes + a.nbytes  # both inputs read, the result written
+    wl = Workload(ours=lambda: fn(a, b, *extra), moved=moved)
+    if torch is not None:
+        ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+        kw = {} if alpha is None else {"alpha": alpha}
+        wl.peer = lambda: getattr(torch, fn_name)(ta, tb, **kw)
+        wl.peer_name = f"torch.{fn_name}"
+    return wl
+
+
 SETUP: dict[str, Callable[[str], Workload]] = {
     **dict.fromkeys(FAMILY, family),
+    **dict.fromkeys(BINARY, binary),
     **dict.fromkeys(UPSAMPLE, upsample),
     **dict.fromkeys(ROI, roi),
     **dict.fromkeys(("U1-fwd", "U4-fwd", "U6-fwd"), upsample_forward),

@@ -37,12 +37,17 @@ typedef struct binary_plan {
     float alpha_f;
     int64_t alpha_i;
     double alpha_re, alpha_im;
-    int threads; /* set by the run step */
+    int threads;    /* set by the run step */
+    bool reference; /* run the reference kernel (ACLNN_EMU_REFERENCE_KERNELS=1), set by the run step */
 } binary_plan;
 
 /* out = self (op) other, broadcast: self's and other's views are right-aligned to out's dims, a dim of 1
  * repeating. 0 or a status plus message. */
 int binary_reference(const emu_view *self, const emu_view *other, const emu_view *out, const binary_plan *p,
                      char *msg, size_t cap);
+
+/* The fast path (fast.c): one dtype throughout (FLOAT, FLOAT16, BF16, DOUBLE, INT32, INT64), innermost axes
+ * contiguous or broadcast; bit for bit the reference. False (nothing done) for what it does not cover. */
+bool binary_fast(const emu_view *self, const emu_view *other, const emu_view *out, const binary_plan *p);
 
 #endif /* ACLNN_EMU_BINARY_H_ */

@@ -202,11 +202,14 @@ int binary_run(const emu_launch *l, char *msg, size_t cap)
 {
     binary_plan p = *(const binary_plan *)l->params;
     p.threads = emu_kernel_threads();
+    p.reference = emu_reference_kernels();
     const emu_view self = emu_launch_view(l, BINARY_SELF), other = emu_launch_view(l, BINARY_OTHER);
     const emu_view out = emu_launch_view(l, BINARY_OUT);
     if (emu_view_numel(&self) == 0 || emu_view_numel(&other) == 0) { /* CANN returns before any kernel */
         emu_launch_leave_unwritten(l, BINARY_OUT);
         return 0;
     }
+    if (!p.reference && binary_fast(&self, &other, &out, &p))
+        return 0;
     return binary_reference(&self, &other, &out, &p, msg, cap);
 }
