@@ -42,6 +42,7 @@ typedef uint16_t aclFloat16;
 #define ACL_ERROR_NONE 0
 #define ACL_ERROR_INVALID_PARAM 100000
 #define ACL_ERROR_UNINITIALIZE 100001
+#define ACL_ERROR_INVALID_FILE 100003
 #define ACL_ERROR_REPEAT_INITIALIZE 100002
 #define ACL_ERROR_REPEAT_FINALIZE 100037
 #define ACL_ERROR_BAD_ALLOC 200000
@@ -130,6 +131,28 @@ ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 
 /** Bytes of one element of dataType; 0 for types without a whole-byte size and for unknown values. */
 ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+
+/** CANN's software attributes (aclGetCannAttributeList). */
+typedef enum {
+    ACL_CANN_ATTR_UNDEFINED = -1,
+    ACL_CANN_ATTR_INF_NAN = 0,
+    ACL_CANN_ATTR_BF16 = 1,
+    ACL_CANN_ATTR_JIT_COMPILE = 2
+} aclCannAttr;
+
+/**
+ * The CANN attributes this installation has: *cannAttrList points to *num entries owned by the library.
+ * The emulator lists INF_NAN, BF16 and JIT_COMPILE (see aclGetCannAttribute).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL pointer.
+ */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num);
+
+/**
+ * Whether cannAttr is available: *value 1 or 0. The emulator: INF_NAN 1 and BF16 1 (every emulated SoC
+ * computes with Inf, NaN and BF16), JIT_COMPILE 0 (it compiles no operator).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL value or an unknown attribute.
+ */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value);
 
 /** A device or host buffer's address and size, as a handle (CANN's aclDataBuffer; it does not own the memory). */
 typedef struct aclDataBuffer aclDataBuffer;

@@ -492,6 +492,98 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *mo
  */
 ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
 
+#define ACL_PKG_VERSION_MAX_SIZE 128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
+
+/**
+ * A CANN package's version string ("9.1.0"), read as CANN reads it: the Version= line of
+ * $ASCEND_HOME_PATH/share/info/<pkgName>/version.info (a '-' or '_' in the name may stand for the
+ * other). The toolkit tree ships share/info/runtime/version.info with the hicann/runtime version whose
+ * API it emulates. versionStr must hold ACL_PKG_VERSION_MAX_SIZE bytes.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL pointer; ACL_ERROR_INVALID_FILE when
+ *          ASCEND_HOME_PATH is unset or the file or its Version= line is missing; ACL_ERROR_INTERNAL_ERROR
+ *          for a version of ACL_PKG_VERSION_MAX_SIZE bytes or more.
+ */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
+
+/**
+ * The same version as a number: major * 10^7 + minor * 10^5 + patch * 10^3, less 300, 200 or 100 for an
+ * alpha, beta or rc suffix plus its number ("9.1.0" is 90100000, "8.5.0-rc2" 80499902).
+ * @returns as aclsysGetVersionStr; ACL_ERROR_INTERNAL_ERROR for a version that is not of that form.
+ */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);
+
+typedef enum {
+    ACL_RT_NO_ERROR = 0,
+    ACL_RT_ERROR_MEMORY = 1,
+    ACL_RT_ERROR_L2 = 2,
+    ACL_RT_ERROR_AICORE = 3,
+    ACL_RT_ERROR_LINK = 4,
+    ACL_RT_ERROR_L3_PORT = 5,
+    ACL_RT_ERROR_OTHERS = 0xFFFF,
+} aclrtErrorType;
+
+typedef enum aclrtAicoreErrorType {
+    ACL_RT_AICORE_ERROR_UNKNOWN,
+    ACL_RT_AICORE_ERROR_SW,
+    ACL_RT_AICORE_ERROR_HW_LOCAL,
+} aclrtAicoreErrorType;
+
+#define UCE_INFO_RESERVED_SIZE 14
+typedef struct aclrtMemUceInfo {
+    void *addr;
+    size_t len;
+    size_t reserved[UCE_INFO_RESERVED_SIZE];
+} aclrtMemUceInfo;
+
+#define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
+typedef struct {
+    size_t arraySize;
+    aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
+} aclrtMemUceInfoArray;
+
+typedef union aclrtErrorInfoDetail {
+    aclrtMemUceInfoArray uceInfo;
+    aclrtAicoreErrorType aicoreErrType;
+} aclrtErrorInfoDetail;
+
+typedef struct aclrtErrorInfo {
+    uint8_t tryRepair;
+    uint8_t hasDetail;
+    uint8_t reserved[2];
+    aclrtErrorType errorType;
+    aclrtErrorInfoDetail detail;
+} aclrtErrorInfo;
+
+/**
+ * The device's last hardware fault. The emulator's devices have none: ACL_RT_NO_ERROR, nothing to
+ * repair, no detail.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL errorInfo; ACL_ERROR_RT_INVALID_DEVICEID for
+ *          an id out of range.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
+
+/**
+ * Whether kernels built for socVersion run on the emulated SoC: *canCompatible 1 for a SoC name of the
+ * same family (Ascend910B1-4, Ascend910_9391/9392, Ascend950), else 0.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL pointer.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
+
+typedef enum {
+    ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
+    ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21,
+} aclrtDevFeatureType;
+
+/**
+ * A device feature: *value 1 when present. The emulator has neither: no AI Core tasks to update, no
+ * system memory-queue events across devices (0).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL value or an unknown feature;
+ *          ACL_ERROR_RT_INVALID_DEVICEID for an id out of range.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
+                                                      int32_t *value);
+
 /**
  * The AscendCL interface version (ACL_MAJOR_VERSION.ACL_MINOR_VERSION.ACL_PATCH_VERSION).
  * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM if any pointer is NULL.

@@ -112,6 +112,12 @@ static int find_soc(const char *name)
     return -1;
 }
 
+const emu_soc *emu_soc_named(const char *name)
+{
+    const int i = find_soc(name);
+    return i < 0 ? NULL : &SOCS[i];
+}
+
 const emu_soc *emu_soc_current(void)
 {
     emu_config_load();

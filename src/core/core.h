@@ -113,6 +113,8 @@ typedef struct emu_soc {
 
 /* The SoC chosen by ACLNN_EMU_SOC (default Ascend910B1); fixed between aclInit and aclFinalize. */
 const emu_soc *emu_soc_current(void);
+/* An emulated SoC by name (case-insensitive), NULL for another. */
+const emu_soc *emu_soc_named(const char *name);
 
 /* ---- warnings (options.c) --------------------------------------------- */
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "runtime.h"
@@ -933,4 +934,200 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnFinalize(void)
     EMU_API_ENTRY();
     (void)api;
     return ACLNN_SUCCESS;
+}
+
+/* ---- package versions, CANN attributes, fault and capability queries (hicann/runtime's acl.cpp,
+ * cann_info_utils.cpp, device.cpp, event.cpp) ---- */
+
+/* The Version= value of $ASCEND_HOME_PATH/share/info/<pkg>/version.info, trimmed, into out (cap bytes).
+ * 0, or ACL_ERROR_INVALID_FILE (-1 when found but too long for cap). */
+static int read_version(const char *pkg, char *out, size_t cap)
+{
+    const char *home = getenv("ASCEND_HOME_PATH");
+    if (!home || !*home)
+        return ACL_ERROR_INVALID_FILE;
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/share/info/%s/version.info", home, pkg) >= sizeof path)
+        return ACL_ERROR_INVALID_FILE;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return ACL_ERROR_INVALID_FILE;
+    char line[1024];
+    int st = ACL_ERROR_INVALID_FILE;
+    while (st == ACL_ERROR_INVALID_FILE && fgets(line, sizeof line, f)) {
+        const char *v = strstr(line, "Version=");
+        if (!v)
+            continue;
+        v += strlen("Version=");
+        while (*v == ' ' || *v == '\t')
+            v++;
+        size_t n = strcspn(v, "\r\n");
+        while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+            n--;
+        if (n == 0)
+            break;
+        st = n < cap ? 0 : -1;
+        if (!st) {
+            memcpy(out, v, n);
+            out[n] = '\0';
+        }
+    }
+    fclose(f);
+    return st;
+}
+
+/* GetPkgVersionContent: the name as given, then with '-' and '_' swapped. */
+static int package_version(const char *api, const char *pkg, char *out, size_t cap)
+{
+    int st = read_version(pkg, out, cap);
+    char alt[256];
+    if (st == ACL_ERROR_INVALID_FILE && strlen(pkg) < sizeof alt && strpbrk(pkg, "-_")) {
+        const char from = strchr(pkg, '-') ? '-' : '_', to = from == '-' ? '_' : '-';
+        strcpy(alt, pkg);
+        for (char *c = alt; *c; c++)
+            *c = *c == from ? to : *c;
+        st = read_version(alt, out, cap);
+    }
+    if (st == -1)
+        return emu_error(ACL_ERROR_INTERNAL_ERROR, api, "the version of package [%s] does not fit %d bytes", pkg,
+                         ACL_PKG_VERSION_MAX_SIZE);
+    if (st)
+        return emu_error(ACL_ERROR_INVALID_FILE, api, "no Version= in $ASCEND_HOME_PATH/share/info/%s/version.info "
+                         "(is ASCEND_HOME_PATH set, by set_env.sh, and the package name right?)", pkg);
+    return 0;
+}
+
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr)
+{
+    EMU_API_ENTRY();
+    if (!versionStr || !pkgName)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", !versionStr ? "versionStr" : "pkgName");
+    return package_version(api, pkgName, versionStr, ACL_PKG_VERSION_MAX_SIZE);
+}
+
+/* CalculateVersionNum: "M.m.p" then an optional alpha/beta/rc suffix (at most one separator before it). */
+static bool version_number(const char *v, int32_t *num)
+{
+    char *end;
+    long part[3];
+    const char *p = v;
+    for (int i = 0; i < 3; i++) {
+        if (!isdigit((unsigned char)*p))
+            return false;
+        part[i] = strtol(p, &end, 10);
+        if (part[i] > 99 || (i < 2 && *end != '.'))
+            return false;
+        p = i < 2 ? end + 1 : end;
+    }
+    long value = part[0] * 10000000L + part[1] * 100000L + part[2] * 1000L;
+    if (*p) {
+        const char *q = p + (*p == '.' || *p == '-');
+        static const struct { const char *word; long weight; } pre[] = {{"alpha", 300}, {"beta", 200}, {"rc", 100}};
+        size_t k = 0;
+        while (k < 3 && strncasecmp(q, pre[k].word, strlen(pre[k].word)) != 0)
+            k++;
+        if (k == 3)
+            return false;
+        q += strlen(pre[k].word);
+        q += *q == '.' || *q == '-';
+        long n = 0;
+        if (*q) {
+            if (!isdigit((unsigned char)*q))
+                return false;
+            n = strtol(q, &end, 10);
+            if (*end || n > 99)
+                return false;
+        }
+        value += n - pre[k].weight;
+    }
+    *num = (int32_t)value;
+    return true;
+}
+
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum)
+{
+    EMU_API_ENTRY();
+    if (!versionNum || !pkgName)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", !versionNum ? "versionNum" : "pkgName");
+    char v[ACL_PKG_VERSION_MAX_SIZE];
+    int st = package_version(api, pkgName, v, sizeof v);
+    if (st)
+        return st;
+    if (!version_number(v, versionNum))
+        return emu_error(ACL_ERROR_INTERNAL_ERROR, api, "version [%s] of package [%s] is not major.minor.patch "
+                         "with an optional alpha, beta or rc suffix", v, pkgName);
+    return ACL_SUCCESS;
+}
+
+static const aclCannAttr CANN_ATTRS[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16, ACL_CANN_ATTR_JIT_COMPILE};
+
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num)
+{
+    EMU_API_ENTRY();
+    if (!cannAttrList || !num)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", !cannAttrList ? "cannAttrList" : "num");
+    *cannAttrList = CANN_ATTRS;
+    *num = sizeof CANN_ATTRS / sizeof CANN_ATTRS[0];
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value)
+{
+    EMU_API_ENTRY();
+    if (!value)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "value is NULL");
+    switch (cannAttr) {
+    case ACL_CANN_ATTR_INF_NAN:
+    case ACL_CANN_ATTR_BF16: *value = 1; return ACL_SUCCESS; /* every emulated SoC computes with them */
+    case ACL_CANN_ATTR_JIT_COMPILE: *value = 0; return ACL_SUCCESS; /* no operator is compiled */
+    default: return emu_error(ACL_ERROR_INVALID_PARAM, api, "cannAttr %d is not a CANN attribute", (int)cannAttr);
+    }
+}
+
+static int check_device_id(const char *api, int32_t deviceId)
+{
+    const int count = emu_device_count();
+    if (deviceId < 0 || deviceId >= count)
+        return emu_error(ACL_ERROR_RT_INVALID_DEVICEID, api, "deviceId %d is out of range [0, %d)", (int)deviceId,
+                         count);
+    return 0;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
+{
+    EMU_API_ENTRY();
+    if (!errorInfo)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "errorInfo is NULL");
+    int st = check_device_id(api, deviceId);
+    if (st)
+        return st;
+    memset(errorInfo, 0, sizeof *errorInfo); /* ACL_RT_NO_ERROR: the emulated devices have no hardware faults */
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible)
+{
+    EMU_API_ENTRY();
+    if (!socVersion || !canCompatible)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", !socVersion ? "socVersion" : "canCompatible");
+    const emu_soc *s = emu_soc_named(socVersion);
+    *canCompatible = s && s->family == emu_soc_current()->family;
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
+                                                      int32_t *value)
+{
+    EMU_API_ENTRY();
+    if (!value)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "value is NULL");
+    int st = check_device_id(api, deviceId);
+    if (st)
+        return st;
+    if (devFeatureType != ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV &&
+        devFeatureType != ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "devFeatureType %d is not a device feature",
+                         (int)devFeatureType);
+    *value = 0; /* no AI Core tasks to update; no memory-queue events across devices */
+    return ACL_SUCCESS;
 }
