@@ -29,7 +29,6 @@ KERNEL_LINE = "AI Core kernels are not emulated:"
 
 # Kernel-free examples the emulator cannot run yet, with the first thing each misses (issue 25).
 NOT_YET: dict[str, str] = {
-    "1_basic_features/context/0_context_query": "aclrtGetResInCurrentThread, ACL_RT_DEV_RES_*",
     "1_basic_features/memory/9_multistream_sync_memory": "aclrtValueWrite/aclrtValueWait",
     "1_basic_features/stream/3_stream_config_query": "aclrtStreamConfigHandle and its calls",
     "2_advanced_features/built_in_task/0_reduce_task": "aclrtReduceAsync",

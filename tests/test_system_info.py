@@ -113,3 +113,13 @@ def test_data_buffers():
     assert lib.aclDestroyDataBuffer(b) == INVALID_PARAM  # stale: refused, never read
     assert lib.aclGetDataBufferAddr(b) == ffi.NULL and lib.aclGetDataBufferSizeV2(ffi.NULL) == 0
     assert lib.aclDestroyDataBuffer(ffi.NULL) == INVALID_PARAM
+
+
+def test_thread_resources_are_the_socs_cores():
+    v = ffi.new("uint32_t *")
+    assert lib.aclrtGetResInCurrentThread(lib.ACL_RT_DEV_RES_CUBE_CORE, v) == 0
+    cube = v[0]
+    assert lib.aclrtGetResInCurrentThread(lib.ACL_RT_DEV_RES_VECTOR_CORE, v) == 0
+    assert (cube, v[0]) in ((24, 48), (20, 40), (32, 64))
+    assert lib.aclrtGetResInCurrentThread(7, v) == INVALID_PARAM
+    assert lib.aclrtGetResInCurrentThread(0, ffi.NULL) == INVALID_PARAM

@@ -571,6 +571,18 @@ ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorIn
 ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
 
 typedef enum {
+    ACL_RT_DEV_RES_CUBE_CORE = 0,
+    ACL_RT_DEV_RES_VECTOR_CORE,
+} aclrtDevResLimitType;
+
+/**
+ * The cores (cube: AIC, vector: AIV) the calling thread's kernels may use. The emulator sets no limits:
+ * the emulated SoC's counts (Ascend910B1: 24 and 48).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL value or an unknown type.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
+
+typedef enum {
     ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
     ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21,
 } aclrtDevFeatureType;

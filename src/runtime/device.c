@@ -1131,3 +1131,15 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDev
     *value = 0; /* no AI Core tasks to update; no memory-queue events across devices */
     return ACL_SUCCESS;
 }
+
+ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value)
+{
+    EMU_API_ENTRY();
+    if (!value)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "value is NULL");
+    if (type != ACL_RT_DEV_RES_CUBE_CORE && type != ACL_RT_DEV_RES_VECTOR_CORE)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "type %d is not a device resource", (int)type);
+    const emu_soc *soc = emu_soc_current(); /* no limits set: the whole device */
+    *value = (uint32_t)(type == ACL_RT_DEV_RES_CUBE_CORE ? soc->cube_cores : soc->vector_cores);
+    return ACL_SUCCESS;
+}
