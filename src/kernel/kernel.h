@@ -122,8 +122,17 @@ void *emu_scratch_get(const emu_scratch *s, int key, size_t bytes);
 /* The calling thread's number in its OpenMP team (0 without OpenMP). */
 int emu_thread_num(void);
 
-/* Bytes beyond which a kernel's output cannot stay in any cache (streaming stores pay off). */
-#define EMU_STREAM_BYTES ((int64_t)32 << 20)
+/* The data caches of one core (the last level: the largest a core reaches, often shared), in bytes, as
+ * the machine reports them (sysfs, else sysconf, else 32 KiB / 512 KiB). Kernels size their blocks from
+ * these, never from one CPU's numbers. */
+typedef struct emu_caches {
+    size_t l1d, l2, llc;
+} emu_caches;
+const emu_caches *emu_machine_caches(void);
+
+/* Bytes beyond which a kernel's output cannot stay in the caches (streaming stores pay off): half the
+ * last level, at most 32 MiB. */
+int64_t emu_stream_bytes(void);
 
 /* Hot loops are compiled twice, for AVX2 and for the baseline, and the
  * loader picks one (GNU ifunc): a portable library that still uses the

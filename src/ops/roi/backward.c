@@ -617,7 +617,7 @@ static int chunk_scatter(const roi_plan *p, const chunk *ch, const emu_view *gra
     const int64_t go_sh = grad_output->strides[2], go_sw = grad_output->strides[3];
     const int64_t band_h = band_rows_of(p);
     const int64_t blocks = (C + BAND_CHANNELS - 1) / BAND_CHANNELS;
-    const bool stream = emu_view_numel(grad_input) * (int64_t)sizeof(float) >= EMU_STREAM_BYTES;
+    const bool stream = emu_view_numel(grad_input) * (int64_t)sizeof(float) >= emu_stream_bytes();
     int status = 0;
 #pragma omp parallel num_threads(p->threads)
     {

@@ -46,10 +46,15 @@ typedef struct axis_taps {
     int64_t period, p0, runs;
 } axis_taps;
 
-/* How many output rows ahead the H pass prefetches its gradOut rows. */
-#ifndef PREFETCH_ROWS
-#define PREFETCH_ROWS 1
+/* Bytes of gradOut the H pass asks for ahead of the row it sums: a core's share of the bandwidth times
+ * the memory latency (25 GB/s x 160 ns), rounded up to a page. It becomes a count of input rows
+ * (upsample_ctx.ahead), at least one. The prefetches go to L2 (prefetcht2): into L1 they take the miss
+ * buffers the loads of the rows being summed need, which stalled AMD's Zen 4 (half the speed). */
+#ifndef PREFETCH_AHEAD_BYTES
+#define PREFETCH_AHEAD_BYTES 4096
 #endif
+#define PREFETCH_ROWS_MAX 8
+#define PREFETCH_TO_L2(p) __builtin_prefetch((p), 0, 1)
 
 /* Longest gradOut row (bytes) the H pass prefetches. */
 #define PREFETCH_MAX_BYTES 16384
@@ -330,6 +335,7 @@ typedef struct upsample_ctx {
     size_t item;
     emu_rows g, o; /* gradOut and out as rows */
     bool stream;   /* out is float32 in place and beyond the caches: rows go out with streaming stores */
+    int64_t ahead; /* input rows ahead whose new gradOut rows the H pass prefetches (PREFETCH_AHEAD_BYTES) */
     int64_t vec;
     const float *f16; /* float16 -> float32 table */
     int nonfinite;    /* a row came out NaN or infinite: gradOut holds such values (see cube.c) */
@@ -428,19 +434,19 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     const int64_t g_plane = n * x->g.s.n + c * x->g.s.c;
     const int64_t o_row = n * x->o.s.n + c * x->o.s.c + z * x->o_sd + y * x->o.s.h;
 
-    /* Output row y + PREFETCH_ROWS will read rows that no earlier one did: ask
+    /* Output row y + ahead will read rows that no earlier one did: ask
      * for them now, so the loads overlap arithmetic instead of stalling it.
      * Short rows only (NCHW): long ones (NHWC's, W * C long) are streams the
      * hardware prefetcher follows, and fetching whole rows ahead would evict
      * the rows being summed. (3 axes: the D pass reads gradOut, see volume_slice.) */
-    if (p->axes == 2 && x->g.contiguous && y + PREFETCH_ROWS < h && len * (int64_t)x->item <= PREFETCH_MAX_BYTES) {
-        const int64_t ahead = y + PREFETCH_ROWS;
+    if (p->axes == 2 && x->g.contiguous && y + x->ahead < h && len * (int64_t)x->item <= PREFETCH_MAX_BYTES) {
+        const int64_t ahead = y + x->ahead;
         const int64_t before = x->th.first[ahead - 1] + x->th.count[ahead - 1];
         const int64_t end = x->th.first[ahead] + x->th.count[ahead];
         for (int64_t i = before > x->th.first[ahead] ? before : x->th.first[ahead]; i < end; i++) {
             const char *row = x->g.base + (size_t)(g_plane + i * x->g.s.h) * x->item;
             for (int64_t b = 0; b < len * (int64_t)x->item; b += 64)
-                __builtin_prefetch(row + b, 0, 3);
+                PREFETCH_TO_L2(row + b);
         }
     }
 
@@ -593,8 +599,13 @@ int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out,
     const emu_view g4 = upsample_face_4d(grad_out, p, &x.g_sd), out4 = upsample_face_4d(out, p, &x.o_sd);
     x.g = emu_rows_of(&g4, p->nhwc, x.vec);
     x.o = emu_rows_of(&out4, p->nhwc, x.vec);
-    x.stream = x.o.direct && emu_view_numel(out) * (int64_t)sizeof(float) >= EMU_STREAM_BYTES;
+    x.stream = x.o.direct && emu_view_numel(out) * (int64_t)sizeof(float) >= emu_stream_bytes();
     x.in_d = p->axes == 3 ? p->axis[UPSAMPLE_D].in : 1;
+    /* New gradOut bytes per input row: out_h / h rows of out_w * vec items. */
+    const int64_t h_in = p->axis[UPSAMPLE_H].in, h_out = p->axis[UPSAMPLE_H].out;
+    const int64_t fresh = (h_out + h_in - 1) / h_in * p->axis[UPSAMPLE_W].out * x.vec * (int64_t)x.item;
+    x.ahead = fresh > 0 ? (PREFETCH_AHEAD_BYTES + fresh - 1) / fresh : 1;
+    x.ahead = x.ahead > PREFETCH_ROWS_MAX ? PREFETCH_ROWS_MAX : x.ahead;
     const int64_t planes = p->nhwc ? p->n : p->n * p->c;
     const int64_t tasks = planes * (p->axes == 3 ? x.in_d : p->axis[UPSAMPLE_H].in);
     if (!taps_build(&x.th, p, UPSAMPLE_H) || !taps_build(&x.tw, p, UPSAMPLE_W) ||

@@ -364,7 +364,7 @@ int upsample_linear_fast_forward(const emu_view *in, const emu_view *out, const 
     x.o = emu_rows_of(&out4, p->nhwc, x.vec);
 #ifdef HAVE_AVX2_GATHER
     /* Beyond 32 MiB the output cannot stay in any cache: stream it (the threads' end of work fences the stores). */
-    x.stream = x.o.direct && emu_view_numel(out) * 4 >= EMU_STREAM_BYTES && __builtin_cpu_supports("avx2");
+    x.stream = x.o.direct && emu_view_numel(out) * 4 >= emu_stream_bytes() && __builtin_cpu_supports("avx2");
 #endif
     const int64_t planes = p->nhwc ? p->n : p->n * p->c, tasks = planes * (volume ? ad->out : ah->out);
     if (!map_build(&x.mh, p, UPSAMPLE_H) || !map_build(&x.mw, p, UPSAMPLE_W) ||
