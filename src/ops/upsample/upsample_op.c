@@ -87,13 +87,15 @@ int upsample_create(const emu_op_def *op, const aclTensor *in, const aclTensor *
     char attrs[256];
     size_t used = 0;
     attrs[0] = '\0';
-    emu_append(attrs, sizeof attrs, &used, "alignCorners=%d format=%s kernel=%s scales=", (int)p->align_corners,
-               p->nhwc ? "channels-last" : "channels-first",
-               p->kernel == UPSAMPLE_KERNEL_COPY ? "copy" : p->kernel_name ? p->kernel_name : "none");
-    for (int a = p->axes - 1; a >= 0; a--)
-        emu_append(attrs, sizeof attrs, &used, "%g%s", p->axis[a].scale, a ? "x" : " ratio=");
-    for (int a = p->axes - 1; a >= 0; a--)
-        emu_append(attrs, sizeof attrs, &used, "%g%s", (double)p->axis[a].ratio, a ? "x" : "");
+    if (emu_log_enabled(EMU_LOG_INFO)) { /* for the log line only: formatting costs a small call's time */
+        emu_append(attrs, sizeof attrs, &used, "alignCorners=%d format=%s kernel=%s scales=", (int)p->align_corners,
+                   p->nhwc ? "channels-last" : "channels-first",
+                   p->kernel == UPSAMPLE_KERNEL_COPY ? "copy" : p->kernel_name ? p->kernel_name : "none");
+        for (int a = p->axes - 1; a >= 0; a--)
+            emu_append(attrs, sizeof attrs, &used, "%g%s", p->axis[a].scale, a ? "x" : " ratio=");
+        for (int a = p->axes - 1; a >= 0; a--)
+            emu_append(attrs, sizeof attrs, &used, "%g%s", (double)p->axis[a].ratio, a ? "x" : "");
+    }
     const aclTensor *tensors[] = {[UPSAMPLE_IN] = in, [UPSAMPLE_OUT] = out};
     return emu_executor_create(op, tensors, p, sizeof *p, workspace, attrs, workspace_size, executor);
 }
