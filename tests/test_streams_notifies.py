@@ -4,6 +4,7 @@ memory and the out-of-scope calls, driven the way a C program calls them."""
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -296,6 +297,34 @@ def test_blocking_launch_queues_behind_pending_work():
         a.synchronize()
         assert lib.aclrtDestroyNotify(notify[0]) == 0
         buf.close()
+
+
+def _wait_runs_here(stream: ae.Stream) -> bool:
+    """Whether a launch from this thread runs before it returns: a 30 ms notify wait that times out."""
+    notify = ffi.new("aclrtNotify *")
+    assert lib.aclrtCreateNotify(notify, 0) == 0
+    t0 = time.perf_counter()
+    assert lib.aclrtWaitAndResetNotify(notify[0], stream.handle, 30) == 0
+    inline = time.perf_counter() - t0 >= 0.025
+    with pytest.raises(ae.RtError):
+        stream.synchronize()  # the timeout, reported here either way
+    assert lib.aclrtDestroyNotify(notify[0]) == 0
+    return inline
+
+
+def test_array_calls_leave_the_threads_launch_switches_as_they_were():
+    """Array-level calls set their switches with ACLNN_EMU_LAUNCH_ONCE: the thread's own are back after."""
+    x = np.ones((1, 1, 2, 2), np.float32)
+    with ae.Stream() as s:
+        assert not _wait_runs_here(s)
+        with _BlockingLaunches():
+            ae.upsample_bilinear2d(x, (4, 4))  # blocking and filling for its own launch
+            assert _wait_runs_here(s)  # still the thread's switch
+        ae.upsample_bilinear2d(np.ones((1, 1, 256, 256), np.float32), (512, 512))  # a non-blocking call
+        assert not _wait_runs_here(s)
+        status = lib.aclnnEmuSetLaunchMode(8)
+        assert status == lib.ACL_ERROR_INVALID_PARAM
+        assert "unknown bits" in ffi.string(lib.aclGetRecentErrMsg()).decode()
 
 
 def test_blocking_launch_failure_is_reported_by_the_next_synchronisation():

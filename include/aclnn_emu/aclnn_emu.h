@@ -103,13 +103,18 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuStreamWait(aclrtStream stream, int32_t time
  */
 ACL_FUNC_VISIBILITY aclError aclnnEmuMallocReserved(void **devPtr, size_t size);
 
-/** Flags of aclnnEmuSetLaunchMode: as aclnnEmuSetLaunchBlocking(1), as aclnnEmuSetFillUnwritten(1). */
+/** Flags of aclnnEmuSetLaunchMode: as aclnnEmuSetLaunchBlocking(1), as aclnnEmuSetFillUnwritten(1);
+ * ACLNN_EMU_LAUNCH_ONCE: the switches hold for the calling thread's next operator launch only (whether it
+ * succeeds or not), then the ones set before are back. */
 #define ACLNN_EMU_LAUNCH_BLOCKING 1
 #define ACLNN_EMU_LAUNCH_FILL_UNWRITTEN 2
+#define ACLNN_EMU_LAUNCH_ONCE 4
 
 /**
  * Sets the calling thread's launch switches at once (one call instead of
  * two on a hot path): ACLNN_EMU_LAUNCH_* flags; the ones not given are off.
+ * With ACLNN_EMU_LAUNCH_ONCE they apply to the next launch alone, so a
+ * caller that sets switches for one call needs no second call to undo them.
  * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for an unknown flag (nothing changes).
  */
 ACL_FUNC_VISIBILITY aclError aclnnEmuSetLaunchMode(uint32_t flags);

@@ -256,6 +256,7 @@ class _Call:
         self.detached = False
         self.deferred: tuple[_Deferred, Any] | None = None
         self.result: Any = None
+        self.fresh = False  # the result is a new array of ours (unwritten elements are filled)
 
     def tensor(self, a: Any, fmt: str) -> Any:
         if a is None:
@@ -335,14 +336,14 @@ class _Call:
         """Both phases and the wait; a deferred result is allocated once phase one accepted the call."""
         # Statuses are checked inline (check() only on failure) and warnings
         # are delivered once, after the synchronisation: this path is hot.
-        ws, ex = ffi.new(_U64_P), ffi.new(_EXECUTOR_P)
+        ws, ex = _out_params()
         status = op.phase_one(*args, ws, ex)
         if status:
             check(status, op.name + "GetWorkspaceSize")
         workspace = ffi.NULL
-        fresh = self.deferred is not None
+        fresh = self.fresh or self.deferred is not None
         try:
-            if fresh:
+            if self.deferred is not None:
                 self._bind_result(ex[0])
             if ws[0]:
                 workspace = _cached_workspace(ws[0])
@@ -354,13 +355,9 @@ class _Call:
         # Ctrl-C gets through.
         blocking = self.nbytes < _BLOCKING_MAX_BYTES
         mode = (_LAUNCH_BLOCKING if blocking else 0) | (_LAUNCH_FILL_UNWRITTEN if fresh else 0)
-        if mode:
-            lib.aclnnEmuSetLaunchMode(mode)
-        try:
-            status = op.phase_two(workspace, ws[0], ex[0], s)
-        finally:
-            if mode:
-                lib.aclnnEmuSetLaunchMode(0)
+        if mode:  # for this launch only: the thread's own switches are back after it
+            lib.aclnnEmuSetLaunchMode(mode | _LAUNCH_ONCE)
+        status = op.phase_two(workspace, ws[0], ex[0], s)
         if status:
             check(status, op.name)
         if not blocking:
@@ -402,12 +399,27 @@ class _Call:
 
 _LAUNCH_BLOCKING = lib.ACLNN_EMU_LAUNCH_BLOCKING
 _LAUNCH_FILL_UNWRITTEN = lib.ACLNN_EMU_LAUNCH_FILL_UNWRITTEN
+_LAUNCH_ONCE = lib.ACLNN_EMU_LAUNCH_ONCE
 # Calls whose tensors span fewer bytes launch blocking (see _Call.run).
 _BLOCKING_MAX_BYTES = 256 << 10
 # How long a wait lasts before Python gets to handle a signal.
 _WAIT_SLICE_MS = 50
 
 _WORKSPACE_CACHE = threading.local()
+_OUT_PARAMS = threading.local()
+
+
+def _out_params() -> tuple[Any, Any]:
+    """Phase one's two out-parameters (workspace size, executor), made once per thread.
+
+    Each call reads them before it returns, and nothing in a call can start
+    another call on the same thread.
+    """
+    try:
+        return _OUT_PARAMS.pair  # type: ignore[no-any-return]
+    except AttributeError:
+        _OUT_PARAMS.pair = pair = (ffi.new(_U64_P), ffi.new(_EXECUTOR_P))
+        return pair
 
 
 def _cached_workspace(nbytes: int) -> Any:
@@ -454,6 +466,8 @@ class _Operator:
         s = _stream_handle(stream, self.name)
         result, view, target = _output(out, out_shape, dtype)
         call = _Call()
+        if result is None and not isinstance(target, _Deferred):  # a small new result, made up front
+            call.result, call.fresh = target, True
         try:
             self_args = args(call, target)
             call.run(self, self_args, s, stream)
@@ -505,6 +519,11 @@ def _output(out: Any, shape: Sequence[int], dtype: np.dtype) -> tuple[Any, np.nd
     array, a DLPack producer (a torch tensor), a buffer-protocol object.
     """
     if out is None:
+        # A small result costs less made now than bound to the executor after phase one (the deferral keeps
+        # a refused call from allocating a large one).
+        if all(d >= 0 for d in shape) and math.prod(shape) * dtype.itemsize < _CACHE_MIN_BYTES:
+            arr = np.empty(shape, dtype=dtype)
+            return None, arr, arr
         spec = _Deferred(shape, dtype)
         return None, spec, spec  # type: ignore[return-value]
     if isinstance(out, np.ndarray):

@@ -241,11 +241,20 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuSetFillUnwritten(int32_t fill)
     return ACL_SUCCESS;
 }
 
+/* ACLNN_EMU_LAUNCH_ONCE: the switches the thread's next launch puts back. */
+static _Thread_local struct {
+    bool pending, blocking, fill;
+} launch_once;
+
 ACL_FUNC_VISIBILITY aclError aclnnEmuSetLaunchMode(uint32_t flags)
 {
-    if (flags & ~(ACLNN_EMU_LAUNCH_BLOCKING | ACLNN_EMU_LAUNCH_FILL_UNWRITTEN))
+    if (flags & ~(ACLNN_EMU_LAUNCH_BLOCKING | ACLNN_EMU_LAUNCH_FILL_UNWRITTEN | ACLNN_EMU_LAUNCH_ONCE))
         return emu_error(ACL_ERROR_INVALID_PARAM, "aclnnEmuSetLaunchMode", "flags 0x%x has unknown bits",
                          (unsigned)flags);
+    if ((flags & ACLNN_EMU_LAUNCH_ONCE) && !launch_once.pending) /* a second ONCE keeps the first's saved state */
+        launch_once.blocking = emu_launch_blocking(), launch_once.fill = fill_unwritten, launch_once.pending = true;
+    else if (!(flags & ACLNN_EMU_LAUNCH_ONCE))
+        launch_once.pending = false;
     fill_unwritten = (flags & ACLNN_EMU_LAUNCH_FILL_UNWRITTEN) != 0;
     return aclnnEmuSetLaunchBlocking((flags & ACLNN_EMU_LAUNCH_BLOCKING) != 0);
 }
@@ -299,8 +308,23 @@ static int executor_claim(const emu_op_def *op, aclOpExecutor *executor, emu_lau
     return st;
 }
 
+static int launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
+                  aclrtStream stream);
+
 int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
                         aclrtStream stream)
+{
+    const int st = launch(op, workspace, workspace_size, executor, stream);
+    if (launch_once.pending) {
+        launch_once.pending = false;
+        fill_unwritten = launch_once.fill;
+        aclnnEmuSetLaunchBlocking(launch_once.blocking);
+    }
+    return st;
+}
+
+static int launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
+                  aclrtStream stream)
 {
     const char *api = op->name;
     emu_launch *l = NULL;

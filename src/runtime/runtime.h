@@ -69,6 +69,8 @@ typedef struct emu_stream emu_stream;
 /* A unit of stream work: returns 0 or a status, writing a message into msg on failure. */
 typedef int (*emu_task_fn)(void *ctx, char *msg, size_t msg_cap);
 typedef void (*emu_release_fn)(void *ctx);
+/* Whether the calling thread asked for blocking launches (aclnnEmuSetLaunchBlocking). */
+bool emu_launch_blocking(void);
 /* Enqueues work; on failure releases ctx and returns a status. *seq receives its sequence number.
  * A thread that asked for blocking launches (aclnnEmuSetLaunchBlocking) runs the work before this
  * returns when nothing is pending on s (its status is reported at the next synchronisation, as ever). */

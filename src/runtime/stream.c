@@ -440,6 +440,11 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuSetLaunchBlocking(int32_t blocking)
     return ACL_SUCCESS;
 }
 
+bool emu_launch_blocking(void)
+{
+    return launch_blocking;
+}
+
 int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, void *ctx, uint64_t *seq)
 {
     restart_workers();
