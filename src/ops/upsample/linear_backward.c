@@ -522,13 +522,17 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
     const bool prefetch = x->g.contiguous && len * (int64_t)x->item <= PREFETCH_MAX_BYTES;
     const int64_t seen = z > 0 ? x->td.first[z - 1] + x->td.count[z - 1] : 0;
     const int64_t fresh = seen > ds.first ? seen - ds.first : 0;
+    /* Rows ahead: PREFETCH_AHEAD_BYTES of the slices the previous z did not read (those are in cache). */
+    const int64_t step = (x->td.count[z] - fresh) * len * (int64_t)x->item;
+    int64_t ahead = step > 0 ? (PREFETCH_AHEAD_BYTES + step - 1) / step : 1;
+    ahead = ahead < 2 ? 2 : ahead > PREFETCH_ROWS_MAX ? PREFETCH_ROWS_MAX : ahead;
     for (int64_t oh = 0; oh < out_h; oh++) {
-        /* Row oh + 2 of each slice the previous z did not read (those are in cache): its loads overlap
-         * this row's arithmetic. */
-        for (int64_t k = fresh; prefetch && oh + 2 < out_h && k < x->td.count[z]; k++) {
-            const char *row = x->g.base + (size_t)(ds.g_off + (ds.first + k) * x->g_sd + (oh + 2) * x->g.s.h) * x->item;
+        /* Row oh + ahead of each such slice: its loads overlap this row's arithmetic. */
+        for (int64_t k = fresh; prefetch && oh + ahead < out_h && k < x->td.count[z]; k++) {
+            const char *row =
+                x->g.base + (size_t)(ds.g_off + (ds.first + k) * x->g_sd + (oh + ahead) * x->g.s.h) * x->item;
             for (int64_t b = 0; b < len * (int64_t)x->item; b += 64)
-                __builtin_prefetch(row + b, 0, 3);
+                PREFETCH_TO_L2(row + b);
         }
         ds.oh = oh;
         reduce_rows(sc, sc->slice + oh * len, x->td.count[z], len, d_source, &ds);
