@@ -692,3 +692,48 @@ def cann_resize_bilinear(x, out_hw, channels_last=False):
     y = (((tl * w00).astype(F32) + (tr * w01).astype(F32)).astype(F32) + (bl * w10).astype(F32)).astype(F32)
     y = (y + (br * w11).astype(F32)).astype(F32)
     return np.moveaxis(y, 1, -1) if channels_last else y
+
+
+# ---- the runtime's random-number task (aclrtRandomNumAsync) ------------------
+#
+# Philox4x32-10 as Salmon et al. define it (Random123's philox4x32 with 10 rounds), checked against their
+# known-answer vectors in test_builtin_tasks.py, then the emulator's documented use of it: the 128-bit counter
+# of four little-endian words, one block per four draws, a float from a draw's top 24 bits.
+
+_PHILOX_M = (0xD2511F53, 0xCD9E8D57)
+_PHILOX_W = (0x9E3779B9, 0xBB67AE85)
+_MASK32 = 0xFFFFFFFF
+
+
+def philox4x32_10(key: tuple[int, int], ctr: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """One Philox4x32-10 block: four 32-bit words from a 64-bit key and a 128-bit counter."""
+    k0, k1 = key
+    c0, c1, c2, c3 = ctr
+    for _ in range(10):
+        p0, p1 = _PHILOX_M[0] * c0, _PHILOX_M[1] * c2
+        c0, c1, c2, c3 = (p1 >> 32) ^ c1 ^ k0, p1 & _MASK32, (p0 >> 32) ^ c3 ^ k1, p0 & _MASK32
+        k0, k1 = (k0 + _PHILOX_W[0]) & _MASK32, (k1 + _PHILOX_W[1]) & _MASK32
+    return c0, c1, c2, c3
+
+
+class PhiloxStream:
+    """The draws one random-number task takes: whole blocks from the counter on."""
+
+    def __init__(self, seed: int, counter: int):
+        self.key = (seed & _MASK32, seed >> 32 & _MASK32)
+        self.counter = counter
+        self.words: list[int] = []
+
+    def next(self) -> int:
+        if not self.words:
+            ctr = tuple(self.counter >> (32 * i) & _MASK32 for i in range(4))
+            self.words = list(philox4x32_10(self.key, ctr))  # type: ignore[arg-type]
+            self.counter = (self.counter + 1) % (1 << 128)
+        return self.words.pop(0)
+
+    def unit(self) -> np.float32:
+        return np.float32(self.next() >> 8) * np.float32(2.0**-24)
+
+    def normal(self) -> float:
+        u1, u2 = 1.0 - float(self.unit()), float(self.unit())
+        return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)

@@ -29,10 +29,7 @@ KERNEL_LINE = "AI Core kernels are not emulated:"
 
 # Kernel-free examples the emulator cannot run yet, with the first thing each misses (issue 25).
 NOT_YET: dict[str, str] = {
-    "1_basic_features/memory/9_multistream_sync_memory": "aclrtValueWrite/aclrtValueWait",
     "1_basic_features/stream/3_stream_config_query": "aclrtStreamConfigHandle and its calls",
-    "2_advanced_features/built_in_task/0_reduce_task": "aclrtReduceAsync",
-    "2_advanced_features/built_in_task/1_random_num_task": "aclrtRandomNumAsync",
     "2_advanced_features/ipcevent/0_ipcevent": "IPC events (ACL_EVENT_IPC)",
     "2_advanced_features/label/0_simple_label": "labels (aclrtLabel)",
     "2_advanced_features/model_ri/0_simple_model": "aclmdlRICaptureThreadExchangeMode (model runtime instances)",

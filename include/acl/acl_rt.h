@@ -1027,6 +1027,115 @@ ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *va
  */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 
+
+/* ---- built-in stream tasks: value write/wait, reduce, random numbers ---- */
+
+/* aclrtValueWait's conditions: the 64-bit word at devAddr compared with value. */
+#define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U /* word >= value */
+#define ACL_STREAM_WAIT_VALUE_EQ 0x00000001U  /* word == value */
+#define ACL_STREAM_WAIT_VALUE_AND 0x00000002U /* (word & value) != 0 */
+#define ACL_STREAM_WAIT_VALUE_NOR 0x00000003U /* ~(word | value) != 0 */
+
+/**
+ * Enqueues a write of the 64-bit value to devAddr (8 bytes of device memory) on stream.
+ * @param flag reserved, must be 0.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL devAddr; ACL_ERROR_RT_PARAM_INVALID for a
+ *          flag other than 0 or devAddr not in (or running past) device memory; invalid stream handles.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+
+/**
+ * Enqueues a wait on stream until the 64-bit word at devAddr meets flag's condition
+ * (ACL_STREAM_WAIT_VALUE_*) against value; later work on stream runs after it.
+ * @returns as aclrtValueWrite, with ACL_ERROR_RT_PARAM_INVALID for a flag that is no condition.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+
+typedef enum {
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+    ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13,
+} aclrtReduceKind;
+
+/**
+ * Enqueues dst[i] = dst[i] + src[i] over count bytes of elements of type on stream (the SDMA
+ * engine's reduce copy). CANN's runtime takes only ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM.
+ * Floating types add in float and round to nearest even; integers wrap.
+ * @param type ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8/16/32, ACL_UINT8/16/32 or ACL_INT4.
+ * @param reserve must be NULL.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL dst or src, reserve != NULL or an unsupported
+ *          type; ACL_ERROR_RT_PARAM_INVALID for count 0, count over 4 GiB, another kind, a count that is not
+ *          whole elements, or dst/src not count bytes of device memory; invalid stream handles.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
+                                              aclDataType type, aclrtStream stream, void *reserve);
+
+/* One parameter of a random-number task: a value of up to 8 bytes, or (isAddr 1) the device address of it. */
+typedef struct {
+    uint8_t isAddr;
+    uint8_t valueOrAddr[8];
+    uint8_t size;
+    uint8_t rsv[6];
+} aclrtRandomParaInfo;
+
+typedef struct {
+    aclrtRandomParaInfo dropoutRation; /* the probability that a bit is 0 (dropped) */
+} aclrtDropoutBitmaskInfo;
+
+typedef struct {
+    aclrtRandomParaInfo min;
+    aclrtRandomParaInfo max;
+} aclrtUniformDisInfo;
+
+typedef struct {
+    aclrtRandomParaInfo mean;
+    aclrtRandomParaInfo stddev;
+} aclrtNormalDisInfo;
+
+typedef enum {
+    ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK = 0,
+    ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS,
+    ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS,
+    ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS,
+} aclrtRandomNumFuncType;
+
+typedef struct {
+    aclrtRandomNumFuncType funcType;
+    union {
+        aclrtDropoutBitmaskInfo dropoutBitmaskInfo;
+        aclrtUniformDisInfo uniformDisInfo;
+        aclrtNormalDisInfo normalDisInfo;
+    } paramInfo;
+} aclrtRandomNumFuncParaInfo;
+
+typedef struct {
+    aclDataType dataType;
+    aclrtRandomNumFuncParaInfo randomNumFuncParaInfo;
+    void *randomParaAddr;    /* device scratch for the parameters (NULL: the runtime's own) */
+    void *randomResultAddr;  /* randomNum elements of dataType (a bitmask: randomNum bits) */
+    void *randomCounterAddr; /* 16 bytes: the generator's 128-bit counter, advanced by each task */
+    aclrtRandomParaInfo randomSeed;
+    aclrtRandomParaInfo randomNum;
+    uint8_t rsv[8];
+} aclrtRandomNumTaskInfo;
+
+/**
+ * Enqueues a random-number task on stream. The emulator's generator is Philox4x32-10 keyed by the seed
+ * with the 128-bit counter at randomCounterAddr (advanced by the blocks a task draws): the same seed and
+ * counter give the same numbers on every machine, not those of an NPU's DSA engine.
+ * Uniform: [min, max) (integers: min + draw mod (max - min)); normal: Box-Muller; truncated normal: draws
+ * beyond two standard deviations are drawn again; dropout bitmask: bit i (LSB first) is 1 with
+ * probability 1 - dropoutRation.
+ * @param reserve must be NULL.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL taskInfo or a dataType CANN does not map;
+ *          ACL_ERROR_RT_PARAM_INVALID for reserve != NULL, a dataType the function type does not take, NULL
+ *          counter or result addresses, a parameter whose isAddr is not 0 or 1 or whose size is 0 or larger
+ *          than its type, addresses that are not device memory of the needed size; invalid stream handles.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream,
+                                                 void *reserve);
+
 #ifdef __cplusplus
 }
 #endif

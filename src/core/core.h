@@ -41,6 +41,7 @@ enum {
     EMU_ATFORK_REGISTRY,
     EMU_ATFORK_MEMORY,
     EMU_ATFORK_EVENT, /* locked after the streams are quiet: their event waits need it */
+    EMU_ATFORK_TASKS, /* likewise for the value waits (tasks.c) */
     EMU_ATFORK_STREAM,
     EMU_ATFORK_DEVICE,
 };
