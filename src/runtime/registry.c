@@ -89,6 +89,13 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_NOTIFY: return "aclrtNotify";
     case EMU_CACHE_BLOCK: return "aclnnEmuCacheAlloc block";
     case EMU_DATA_BUFFER: return "aclDataBuffer";
+    case EMU_TDT_DATA_ITEM: return "acltdtDataItem";
+    case EMU_TDT_DATASET: return "acltdtDataset";
+    case EMU_TDT_CHANNEL: return "acltdtChannelHandle";
+    case EMU_TDT_QUEUE_ATTR: return "acltdtQueueAttr";
+    case EMU_TDT_ROUTE: return "acltdtQueueRoute";
+    case EMU_TDT_ROUTE_LIST: return "acltdtQueueRouteList";
+    case EMU_TDT_ROUTE_QUERY: return "acltdtQueueRouteQueryInfo";
     default: return "handle";
     }
 }

@@ -31,6 +31,13 @@ typedef enum emu_kind {
     EMU_NOTIFY,
     EMU_CACHE_BLOCK, /* a live block of aclnnEmuCacheAlloc (internal: never reported) */
     EMU_DATA_BUFFER,
+    EMU_TDT_DATA_ITEM,
+    EMU_TDT_DATASET,
+    EMU_TDT_CHANNEL,
+    EMU_TDT_QUEUE_ATTR,
+    EMU_TDT_ROUTE,
+    EMU_TDT_ROUTE_LIST,
+    EMU_TDT_ROUTE_QUERY,
     EMU_KIND_COUNT
 } emu_kind;
 
