@@ -36,7 +36,8 @@
  * streams, then the leaf locks) and the child handlers release them in
  * reverse: one global lock order. */
 enum {
-    EMU_ATFORK_OPTIONS = 201,
+    EMU_ATFORK_TDT = 201, /* a leaf: nothing is locked under it */
+    EMU_ATFORK_OPTIONS,
     EMU_ATFORK_DIAG,
     EMU_ATFORK_REGISTRY,
     EMU_ATFORK_MEMORY,
@@ -54,6 +55,22 @@ enum {
     __attribute__((constructor(priority))) static void fork_register_##priority(void)                      \
     {                                                                                                        \
         pthread_atfork(fork_lock_##priority, fork_unlock_##priority, fork_unlock_##priority);              \
+    }
+
+/* EMU_FORK_SAFE_MUTEX for a mutex with a condition variable: the child also
+ * re-initialises the condition, whose waiters were threads that do not exist
+ * there. */
+#define EMU_FORK_SAFE_MUTEX_COND(mutex, cond, priority)                                                      \
+    static void fork_lock_##priority(void) { pthread_mutex_lock(&(mutex)); }                               \
+    static void fork_unlock_##priority(void) { pthread_mutex_unlock(&(mutex)); }                           \
+    static void fork_child_##priority(void)                                                                  \
+    {                                                                                                        \
+        pthread_cond_init(&(cond), NULL);                                                                    \
+        pthread_mutex_unlock(&(mutex));                                                                      \
+    }                                                                                                        \
+    __attribute__((constructor(priority))) static void fork_register_##priority(void)                      \
+    {                                                                                                        \
+        pthread_atfork(fork_lock_##priority, fork_unlock_##priority, fork_child_##priority);               \
     }
 
 /* True in a fork() child of a process that used the library: kernels run serially there. */

@@ -170,26 +170,11 @@ static void kick_waits(void)
     pthread_mutex_unlock(&ev_mu);
 }
 
-static void fork_prepare(void)
-{
-    pthread_mutex_lock(&ev_mu);
-}
+EMU_FORK_SAFE_MUTEX_COND(ev_mu, ev_cv, EMU_ATFORK_EVENT)
 
-static void fork_parent(void)
-{
-    pthread_mutex_unlock(&ev_mu);
-}
-
-static void fork_child(void)
-{
-    pthread_cond_init(&ev_cv, NULL); /* its waiters were threads that do not exist here */
-    pthread_mutex_unlock(&ev_mu);
-}
-
-__attribute__((constructor(EMU_ATFORK_EVENT))) static void event_atfork(void)
+__attribute__((constructor)) static void event_on_fork(void) /* fork() wakes the event waits */
 {
     emu_stream_on_fork(kick_waits);
-    pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 /* ---- API --------------------------------------------------------------- */

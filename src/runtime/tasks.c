@@ -80,26 +80,7 @@ static int value_wait_run(void *ctx, char *msg, size_t cap)
     return st;
 }
 
-static void value_fork_prepare(void)
-{
-    pthread_mutex_lock(&value_mu);
-}
-
-static void value_fork_parent(void)
-{
-    pthread_mutex_unlock(&value_mu);
-}
-
-static void value_fork_child(void)
-{
-    pthread_cond_init(&value_cv, NULL); /* its waiters were threads that do not exist here */
-    pthread_mutex_unlock(&value_mu);
-}
-
-__attribute__((constructor(EMU_ATFORK_TASKS))) static void tasks_atfork(void)
-{
-    pthread_atfork(value_fork_prepare, value_fork_parent, value_fork_child);
-}
+EMU_FORK_SAFE_MUTEX_COND(value_mu, value_cv, EMU_ATFORK_TASKS)
 
 /* len bytes at p in one live device block (aclrtMalloc), or a status naming the argument. CANN's
  * runtime asks the driver where an address lives (rtPtrAttributes); a wrong one is a parameter error. */
