@@ -133,6 +133,28 @@ ACL_FUNC_VISIBILITY aclError aclprofRangeStart(void *stamp, uint32_t *rangeId);
 /** Closes a range. @returns ACL_SUCCESS. */
 ACL_FUNC_VISIBILITY aclError aclprofRangeStop(uint32_t rangeId);
 
+
+/* ---- step timestamps ---- */
+
+typedef enum {
+    ACL_STEP_START = 0, /* step start */
+    ACL_STEP_END = 1    /* step end */
+} aclprofStepTag;
+
+typedef struct aclprofStepInfo aclprofStepInfo;
+
+/** A step's info, numbered from 1 in the order made. NULL when out of memory. */
+ACL_FUNC_VISIBILITY aclprofStepInfo *aclprofCreateStepInfo(void);
+/** Destroys a step's info (NULL: nothing). */
+ACL_FUNC_VISIBILITY void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo);
+/**
+ * Marks the step's start or end on stream, once each (any tag but START counts as END).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL or stale stepInfo, or a start or end marked
+ *          again; invalid stream handles.
+ */
+ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag,
+                                                     aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1136,6 +1136,41 @@ typedef struct {
 ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream,
                                                  void *reserve);
 
+
+/* ---- floating-point overflow detection ---- */
+
+typedef enum aclrtFloatOverflowMode {
+    ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+    ACL_RT_OVERFLOW_MODE_INFNAN,
+    ACL_RT_OVERFLOW_MODE_UNDEF,
+} aclrtFloatOverflowMode;
+
+/**
+ * Turns a stream's overflow check on (1) or off (0); NULL: the default stream.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for another flag; invalid stream handles.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+/** A stream's overflow check (0 until set). @returns ACL_ERROR_INVALID_PARAM for NULL flag. */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag);
+/**
+ * The process's floating-point overflow mode: INFNAN from aclInit on the emulated SoCs (CANN's A2/A3 and
+ * Ascend950). The emulator's kernels compute IEEE inf/NaN whatever the mode: it is recorded and reported.
+ * @returns ACL_SUCCESS; ACL_ERROR_RT_FEATURE_NOT_SUPPORT for SATURATION on Ascend950 (INFNAN only);
+ *          ACL_ERROR_RT_PARAM_INVALID for a mode that is neither.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+/** The mode aclrtSetDeviceSatMode set. @returns ACL_ERROR_INVALID_PARAM for NULL. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+/**
+ * Enqueues the copy of the 64-byte overflow status to outputAddr (device memory) on stream. The emulator
+ * detects no overflow (its kernels raise no status flags), so the status reads all zeros.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL outputAddr; ACL_ERROR_RT_PARAM_INVALID for an
+ *          outputSize other than 64 or an outputAddr that is not 64 bytes of device memory; invalid streams.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream);
+/** Enqueues the reset of the overflow status on stream. @returns ACL_SUCCESS; invalid stream handles. */
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -96,6 +96,7 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_TDT_ROUTE: return "acltdtQueueRoute";
     case EMU_TDT_ROUTE_LIST: return "acltdtQueueRouteList";
     case EMU_TDT_ROUTE_QUERY: return "acltdtQueueRouteQueryInfo";
+    case EMU_PROF_STEP: return "aclprofStepInfo";
     default: return "handle";
     }
 }

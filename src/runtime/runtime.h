@@ -38,6 +38,7 @@ typedef enum emu_kind {
     EMU_TDT_ROUTE,
     EMU_TDT_ROUTE_LIST,
     EMU_TDT_ROUTE_QUERY,
+    EMU_PROF_STEP,
     EMU_KIND_COUNT
 } emu_kind;
 
@@ -116,6 +117,8 @@ int32_t emu_stream_device(const emu_stream *s);
 /* aclrtCreateStreamWithConfig's priority and flags (0 and 0 for other streams), and the stream's id. */
 void emu_stream_set_config(emu_stream *s, uint32_t priority, uint32_t flags);
 void emu_stream_get_config(emu_stream *s, uint32_t *priority, uint32_t *flags, uint32_t *id);
+/* aclrtSet/GetStreamOverflowSwitch: sets it to set (>= 0) and returns it. */
+uint32_t emu_stream_overflow_switch(emu_stream *s, int set);
 /* Called with every stream about to be freed (set once, by a higher module, at load time). */
 void emu_stream_on_destroy(void (*hook)(emu_stream *s));
 

@@ -37,6 +37,7 @@ struct emu_stream {
     int32_t device;
     uint32_t id; /* aclrtExceptionInfo's stream id */
     uint32_t priority, flags; /* aclrtCreateStreamWithConfig's, reported back by aclrtStreamGet* */
+    uint32_t overflow_switch; /* aclrtSetStreamOverflowSwitch's */
     bool is_default, shutdown;
     bool has_worker; /* false in a fork() child until work arrives */
     bool running;    /* a task is executing (on the worker or on a synchronising host thread) */
@@ -600,6 +601,16 @@ void emu_stream_set_config(emu_stream *s, uint32_t priority, uint32_t flags)
     s->priority = priority;
     s->flags = flags;
     pthread_mutex_unlock(&s->mu);
+}
+
+uint32_t emu_stream_overflow_switch(emu_stream *s, int set)
+{
+    pthread_mutex_lock(&s->mu);
+    if (set >= 0)
+        s->overflow_switch = (uint32_t)set;
+    uint32_t v = s->overflow_switch;
+    pthread_mutex_unlock(&s->mu);
+    return v;
 }
 
 void emu_stream_get_config(emu_stream *s, uint32_t *priority, uint32_t *flags, uint32_t *id)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -538,5 +539,112 @@ ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *t
     emu_mem_note_use(taskInfo->randomResultAddr, s, seq, api, true);
     emu_log(EMU_LOG_INFO, "%s funcType=%d dataType=%d stream=%p -> 0", api,
             (int)taskInfo->randomNumFuncParaInfo.funcType, (int)taskInfo->dataType, stream);
+    return ACL_SUCCESS;
+}
+
+/* ---- floating-point overflow status ------------------------------------------------- */
+
+#define OVERFLOW_STATUS_BYTES 64 /* OVERFLOW_OUTPUT_SIZE */
+
+/* CANN's process-wide mode (Runtime::satMode_): INFNAN on the chips the emulator has. */
+static atomic_int sat_mode = ACL_RT_OVERFLOW_MODE_INFNAN;
+
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
+{
+    EMU_API_ENTRY();
+    if (!mode)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "mode is NULL");
+    *mode = (aclrtFloatOverflowMode)atomic_load(&sat_mode);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
+{
+    EMU_API_ENTRY();
+    if (mode == ACL_RT_OVERFLOW_MODE_SATURATION && emu_soc_current()->family == EMU_SOC_950)
+        return emu_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, api,
+                         "%s supports only ACL_RT_OVERFLOW_MODE_INFNAN", emu_soc_current()->name);
+    if (mode != ACL_RT_OVERFLOW_MODE_SATURATION && mode != ACL_RT_OVERFLOW_MODE_INFNAN)
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "mode %d is not SATURATION (0) or INFNAN (1)", (int)mode);
+    atomic_store(&sat_mode, (int)mode);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
+{
+    EMU_API_ENTRY();
+    if (flag > 1)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "flag %u is not 0 (off) or 1 (on)", (unsigned)flag);
+    emu_stream *s;
+    int st = emu_require_init(api);
+    if (st || (st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s)))
+        return st;
+    emu_stream_overflow_switch(s, (int)flag);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag)
+{
+    EMU_API_ENTRY();
+    if (!flag)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "flag is NULL");
+    emu_stream *s;
+    int st = emu_require_init(api);
+    if (st || (st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s)))
+        return st;
+    *flag = emu_stream_overflow_switch(s, -1);
+    return ACL_SUCCESS;
+}
+
+/* The status copy: the emulator's kernels raise no overflow flags, so the status is zeros. */
+static int overflow_status_run(void *ctx, char *msg, size_t cap)
+{
+    (void)msg, (void)cap;
+    memset(ctx, 0, OVERFLOW_STATUS_BYTES);
+    return 0;
+}
+
+static int nothing_run(void *ctx, char *msg, size_t cap)
+{
+    (void)ctx, (void)msg, (void)cap;
+    return 0;
+}
+
+static void keep(void *ctx)
+{
+    (void)ctx;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    if (!outputAddr)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "outputAddr is NULL");
+    emu_stream *s;
+    int st = emu_require_init(api);
+    if (st || (st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s)))
+        return st;
+    if (outputSize != OVERFLOW_STATUS_BYTES)
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "outputSize is %zu: the status is %d bytes", outputSize,
+                         OVERFLOW_STATUS_BYTES);
+    if ((st = check_device_span(api, "outputAddr", outputAddr, OVERFLOW_STATUS_BYTES)))
+        return st;
+    uint64_t seq;
+    if ((st = emu_stream_enqueue(s, overflow_status_run, keep, outputAddr, &seq)) != 0)
+        return emu_error(st, api, "out of memory");
+    emu_mem_note_use(outputAddr, s, seq, api, true);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream)
+{
+    EMU_API_ENTRY();
+    emu_stream *s;
+    int st = emu_require_init(api);
+    if (st || (st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s)))
+        return st;
+    uint64_t seq; /* a task in stream order, as CANN's clear-status task: there is no status to clear */
+    if ((st = emu_stream_enqueue(s, nothing_run, keep, NULL, &seq)) != 0)
+        return emu_error(st, api, "out of memory");
     return ACL_SUCCESS;
 }
