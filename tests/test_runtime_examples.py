@@ -29,8 +29,6 @@ KERNEL_LINE = "AI Core kernels are not emulated:"
 
 # Kernel-free examples the emulator cannot run yet, with the first thing each misses (issue 25).
 NOT_YET: dict[str, str] = {
-    "1_basic_features/stream/3_stream_config_query": "aclrtStreamConfigHandle and its calls",
-    "2_advanced_features/ipcevent/0_ipcevent": "IPC events (ACL_EVENT_IPC)",
     "2_advanced_features/label/0_simple_label": "labels (aclrtLabel)",
     "2_advanced_features/model_ri/0_simple_model": "aclmdlRICaptureThreadExchangeMode (model runtime instances)",
     "2_advanced_features/model_ri/1_model_update": "aclrtTaskGrp, aclmdlRICaptureTaskGrpBegin (aclmdlRI task update)",

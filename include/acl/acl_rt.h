@@ -1171,6 +1171,42 @@ ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t out
 /** Enqueues the reset of the overflow status on stream. @returns ACL_SUCCESS; invalid stream handles. */
 ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
 
+
+/* ---- stream configuration handles ---- */
+
+typedef enum {
+    ACL_RT_STREAM_WORK_ADDR_PTR = 0, /* a model's work memory (void *) */
+    ACL_RT_STREAM_WORK_SIZE,         /* its size (size_t) */
+    ACL_RT_STREAM_FLAG,              /* reserved, default 0 */
+    ACL_RT_STREAM_PRIORITY,          /* 0 (greatest) .. 7 (least), default 0 */
+} aclrtStreamConfigAttr;
+
+typedef struct aclrtStreamConfigHandle {
+    void *workptr;
+    size_t workSize;
+    size_t flag;
+    uint32_t priority;
+} aclrtStreamConfigHandle;
+
+/** A zeroed configuration (NULL when out of memory). */
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void);
+/** @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL or a handle already destroyed. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+/**
+ * Sets one attribute from attrValue (valueSize bytes): WORK_ADDR_PTR and WORK_SIZE take 8 bytes, PRIORITY a
+ * uint32_t of at most 7, FLAG a size_t (CANN's compact runtime) or, as CANN's sample passes it, a uint32_t.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL arguments, an unknown attr, another size, a priority
+ *          over 7, or a handle already destroyed.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+                                                     const void *attrValue, size_t valueSize);
+/**
+ * A stream of handle's priority (NULL handle: all defaults) in the current context. The work memory and
+ * the reserved flag are recorded by CANN's compact runtime only and not kept.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL stream; ACL_ERROR_RT_CONTEXT_NULL without a device.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
+
 #ifdef __cplusplus
 }
 #endif

@@ -629,6 +629,93 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, ui
     return create_stream(api, stream, priority, flag);
 }
 
+/* ---- stream configuration handles (CANN's compact runtime, aclrt_c/runtime/stream.c) ---- */
+
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void)
+{
+    EMU_API_ENTRY();
+    aclrtStreamConfigHandle *h = calloc(1, sizeof *h);
+    if (!h || emu_registry_add(h, EMU_STREAM_CONFIG, api) != 0) {
+        free(h);
+        emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
+        return NULL;
+    }
+    return h;
+}
+
+/* The handle is a public struct a program may also make itself: only a destroyed one is refused. */
+static int check_stream_config(const char *api, const aclrtStreamConfigHandle *h)
+{
+    emu_found found = emu_registry_find(h, EMU_STREAM_CONFIG);
+    return found == EMU_RETIRED ? emu_handle_error(found, h, EMU_STREAM_CONFIG, ACL_ERROR_INVALID_PARAM, api, "handle")
+                                : 0;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle)
+{
+    EMU_API_ENTRY();
+    if (!handle)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "handle is NULL");
+    int st = emu_check_handle(handle, EMU_STREAM_CONFIG, ACL_ERROR_INVALID_PARAM, api, "handle");
+    if (!st)
+        emu_registry_release(handle, EMU_STREAM_CONFIG, sizeof *handle, free);
+    return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+                                                     const void *attrValue, size_t valueSize)
+{
+    EMU_API_ENTRY();
+    if (!handle || !attrValue)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", handle ? "attrValue" : "handle");
+    int st = check_stream_config(api, handle);
+    if (st)
+        return st;
+    size_t want = attr == ACL_RT_STREAM_PRIORITY ? sizeof(uint32_t) : sizeof(size_t);
+    /* CANN's compact runtime wants a size_t FLAG; its own sample passes a uint32_t, which is taken too. */
+    bool size_ok = valueSize == want || (attr == ACL_RT_STREAM_FLAG && valueSize == sizeof(uint32_t));
+    if ((unsigned)attr > ACL_RT_STREAM_PRIORITY)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "attr %d is not an aclrtStreamConfigAttr", (int)attr);
+    if (!size_ok)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "valueSize %zu: attr %d takes %zu bytes", valueSize, (int)attr,
+                         want);
+    switch (attr) {
+    case ACL_RT_STREAM_WORK_ADDR_PTR:
+        memcpy(&handle->workptr, attrValue, sizeof handle->workptr);
+        break;
+    case ACL_RT_STREAM_WORK_SIZE:
+        memcpy(&handle->workSize, attrValue, sizeof handle->workSize);
+        break;
+    case ACL_RT_STREAM_FLAG: {
+        uint32_t narrow;
+        if (valueSize == sizeof narrow)
+            memcpy(&narrow, attrValue, sizeof narrow), handle->flag = narrow;
+        else
+            memcpy(&handle->flag, attrValue, sizeof handle->flag);
+        break;
+    }
+    default: {
+        uint32_t priority;
+        memcpy(&priority, attrValue, sizeof priority);
+        if (priority > STREAM_LEAST_PRIORITY)
+            return emu_error(ACL_ERROR_INVALID_PARAM, api, "priority %u is out of range [%d, %d]", (unsigned)priority,
+                             STREAM_GREATEST_PRIORITY, STREAM_LEAST_PRIORITY);
+        handle->priority = priority;
+        break;
+    }
+    }
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle)
+{
+    EMU_API_ENTRY();
+    if (!stream)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "stream is NULL");
+    int st = handle ? check_stream_config(api, handle) : 0;
+    return st ? st : create_stream(api, stream, handle ? handle->priority : 0, 0);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority)
 {
     EMU_API_ENTRY();

@@ -5,15 +5,23 @@
  * blocks its stream until the event's latest record has completed, which
  * gives real ordering between streams. Host callbacks (at the end) are
  * stream work that waits on a host thread, and share the events' lock.
+ * An IPC event (ACL_EVENT_IPC) keeps its record counters in POSIX shared
+ * memory, so that every process that opened its handle records and waits on
+ * the same event; its waits poll, since no condition spans processes.
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runtime.h"
 
@@ -27,8 +35,26 @@
 #define EVENT_KNOWN_FLAGS \
     (EVENT_SYNC | EVENT_CAPTURE_STREAM_PROGRESS | EVENT_TIME_LINE | EVENT_DEVICE_USE_ONLY | EVENT_EXTERNAL | EVENT_IPC)
 
+/* An IPC event's state, in shared memory: CANN's record counters, as seen by every process. */
+typedef struct ipc_state {
+    uint64_t magic;
+    _Atomic uint64_t recorded, completed;
+} ipc_state;
+
+#define IPC_MAGIC 0x6e6576456d6541ULL /* "AEmEven" */
+#define IPC_POLL_MS 1
+
+/* What aclrtIpcGetEventHandle writes into the handle's 64 bytes. */
+typedef struct ipc_handle_bytes {
+    uint64_t magic;
+    char name[48]; /* the shared memory object's name */
+} ipc_handle_bytes;
+
 typedef struct emu_event {
     int refs;           /* the handle, plus one per queued task that uses the event */
+    ipc_state *ipc;     /* an IPC event's shared counters (else NULL): they stand for recorded/completed */
+    bool ipc_owner;     /* this process created it: it removes the shared memory object */
+    char ipc_name[48];
     uint32_t flags;
     uint64_t recorded;  /* records enqueued */
     uint64_t completed; /* the latest record that has completed (records finish in stream order) */
@@ -45,8 +71,37 @@ static pthread_cond_t ev_cv = PTHREAD_COND_INITIALIZER;
 
 static void unref_locked(emu_event *e)
 {
-    if (--e->refs == 0)
-        free(e);
+    if (--e->refs)
+        return;
+    if (e->ipc) {
+        munmap(e->ipc, sizeof *e->ipc);
+        if (e->ipc_owner)
+            shm_unlink(e->ipc_name);
+    }
+    free(e);
+}
+
+/* The latest record enqueued and the latest completed: this process's, or the shared ones. */
+static uint64_t recorded_of(const emu_event *e)
+{
+    return e->ipc ? atomic_load(&e->ipc->recorded) : e->recorded;
+}
+
+static uint64_t completed_of(const emu_event *e)
+{
+    return e->ipc ? atomic_load(&e->ipc->completed) : e->completed;
+}
+
+/* Waits on ev_cv (held) until deadline (NULL: forever); an IPC event's is a poll. ETIMEDOUT past it. */
+static int wait_cv(const emu_event *e, const struct timespec *deadline)
+{
+    if (!e->ipc)
+        return deadline ? pthread_cond_timedwait(&ev_cv, &ev_mu, deadline) : pthread_cond_wait(&ev_cv, &ev_mu);
+    struct timespec poll = emu_deadline_after_ms(IPC_POLL_MS);
+    bool last = deadline && (deadline->tv_sec < poll.tv_sec ||
+                             (deadline->tv_sec == poll.tv_sec && deadline->tv_nsec < poll.tv_nsec));
+    int rc = pthread_cond_timedwait(&ev_cv, &ev_mu, last ? deadline : &poll);
+    return last ? rc : 0;
 }
 
 static void event_unref(void *p)
@@ -65,8 +120,13 @@ typedef struct ev_task {
 
 static void complete_locked(emu_event *e, uint64_t gen)
 {
-    if (e->completed < gen)
+    if (e->ipc) {
+        uint64_t seen = atomic_load(&e->ipc->completed);
+        while (seen < gen && !atomic_compare_exchange_weak(&e->ipc->completed, &seen, gen))
+            ;
+    } else if (e->completed < gen) {
         e->completed = gen;
+    }
     pthread_cond_broadcast(&ev_cv);
 }
 
@@ -101,12 +161,12 @@ static int wait_run(void *ctx, char *msg, size_t cap)
     ev_task *t = ctx;
     int st = 0;
     pthread_mutex_lock(&ev_mu);
-    while (t->e->completed < t->gen) {
+    while (completed_of(t->e) < t->gen) {
         if (emu_stream_fork_pending()) {
             st = EMU_TASK_AGAIN;
             break;
         }
-        pthread_cond_wait(&ev_cv, &ev_mu);
+        wait_cv(t->e, NULL);
     }
     pthread_mutex_unlock(&ev_mu);
     return st;
@@ -144,7 +204,10 @@ static int enqueue(const char *api, aclrtStream stream, emu_event *e, emu_task_f
     pthread_mutex_lock(&ev_mu);
     e->refs++;
     t->e = e;
-    t->gen = new_record ? ++e->recorded : e->recorded;
+    if (e->ipc)
+        t->gen = new_record ? atomic_fetch_add(&e->ipc->recorded, 1) + 1 : atomic_load(&e->ipc->recorded);
+    else
+        t->gen = new_record ? ++e->recorded : e->recorded;
     pthread_mutex_unlock(&ev_mu);
     /* On failure enqueue releases the task: a record then completes at once. */
     uint64_t gen = t->gen, seq = 0;
@@ -152,7 +215,7 @@ static int enqueue(const char *api, aclrtStream stream, emu_event *e, emu_task_f
         return emu_error(st, api, "out of memory");
     if (new_record) {
         pthread_mutex_lock(&ev_mu);
-        if (e->recorded == gen) {
+        if (recorded_of(e) == gen) {
             e->rec_stream = s;
             e->rec_seq = seq;
         }
@@ -186,6 +249,104 @@ static int check_event(const char *api, aclrtEvent event, const char *param)
     return emu_check_handle(event, EMU_EVENT, ACL_ERROR_RT_INVALID_HANDLE, api, param);
 }
 
+/* ---- IPC events ------------------------------------------------------------ */
+
+/* Maps the shared counters of name; creates them when create. */
+static ipc_state *ipc_map(const char *name, bool create)
+{
+    int fd = shm_open(name, create ? O_RDWR | O_CREAT | O_EXCL : O_RDWR, 0600);
+    if (fd < 0)
+        return NULL;
+    if (create && ftruncate(fd, sizeof(ipc_state)) != 0) {
+        close(fd);
+        shm_unlink(name);
+        return NULL;
+    }
+    void *p = mmap(NULL, sizeof(ipc_state), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        if (create)
+            shm_unlink(name);
+        return NULL;
+    }
+    return p;
+}
+
+static int ipc_create(const char *api, emu_event *e)
+{
+    static atomic_uint serial;
+    snprintf(e->ipc_name, sizeof e->ipc_name, "/aclnn_emu_event_%ld_%u", (long)getpid(),
+             atomic_fetch_add(&serial, 1));
+    e->ipc = ipc_map(e->ipc_name, true);
+    if (!e->ipc)
+        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "cannot make the IPC event's shared memory %s: %s",
+                         e->ipc_name, strerror(errno));
+    e->ipc_owner = true;
+    e->ipc->magic = IPC_MAGIC;
+    return 0;
+}
+
+/* CANN refuses these calls on an IPC event (RT_FEATURE_NOT_SUPPORT). */
+static int refuse_ipc(const char *api, aclrtEvent event)
+{
+    const emu_event *e = event;
+    return e->ipc ? emu_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, api, "event %p is an IPC event: %s does not take one",
+                              event, api)
+                  : 0;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle)
+{
+    EMU_API_ENTRY();
+    if (!handle)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "handle is NULL");
+    int st = check_event(api, event, "event");
+    if (st)
+        return st;
+    const emu_event *e = event;
+    if (!e->ipc)
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api,
+                         "event %p was not created with ACL_EVENT_IPC: only IPC events have a handle", event);
+    ipc_handle_bytes b = {.magic = IPC_MAGIC};
+    memcpy(b.name, e->ipc_name, sizeof b.name);
+    memcpy(handle->reserved, &b, sizeof b);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
+{
+    EMU_API_ENTRY();
+    if (!event)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "event is NULL");
+    int32_t dev = 0;
+    int st = emu_current_device(api, &dev);
+    if (st)
+        return st;
+    ipc_handle_bytes b;
+    memcpy(&b, handle.reserved, sizeof b);
+    b.name[sizeof b.name - 1] = 0;
+    ipc_state *shared = b.magic == IPC_MAGIC && b.name[0] == '/' ? ipc_map(b.name, false) : NULL;
+    if (!shared || shared->magic != IPC_MAGIC) {
+        if (shared)
+            munmap(shared, sizeof *shared);
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api,
+                         "the handle is not one aclrtIpcGetEventHandle gave for a live IPC event");
+    }
+    emu_event *e = calloc(1, sizeof *e);
+    if (!e) {
+        munmap(shared, sizeof *shared);
+        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
+    }
+    *e = (emu_event){.refs = 1, .flags = EVENT_IPC, .ipc = shared};
+    memcpy(e->ipc_name, b.name, sizeof e->ipc_name);
+    if (emu_registry_add(e, EMU_EVENT, api) != 0) {
+        unref_locked(e);
+        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
+    }
+    *event = e;
+    return ACL_SUCCESS;
+}
+
 static aclError create_event(const char *api, aclrtEvent *event, uint32_t flag)
 {
     if (!event)
@@ -195,9 +356,9 @@ static aclError create_event(const char *api, aclrtEvent *event, uint32_t flag)
                          "flag 0x%x has bits CANN does not define (ACL_EVENT_SYNC, _CAPTURE_STREAM_PROGRESS, "
                          "_TIME_LINE, _DEVICE_USE_ONLY, _EXTERNAL, _IPC)",
                          (unsigned)flag);
-    if (flag & EVENT_IPC)
-        return emu_error(ACL_ERROR_FEATURE_UNSUPPORTED, api,
-                         "ACL_EVENT_IPC (events shared between processes) is not supported by the emulator");
+    if ((flag & EVENT_IPC) && flag != EVENT_IPC)
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "flag 0x%x: ACL_EVENT_IPC stands alone, with no other flag",
+                         (unsigned)flag);
     int32_t dev = 0;
     int st = emu_current_device(api, &dev);
     if (st)
@@ -207,8 +368,12 @@ static aclError create_event(const char *api, aclrtEvent *event, uint32_t flag)
         return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
     e->refs = 1;
     e->flags = flag;
-    if (emu_registry_add(e, EMU_EVENT, api) != 0) {
+    if ((flag & EVENT_IPC) && (st = ipc_create(api, e)) != 0) {
         free(e);
+        return st;
+    }
+    if (emu_registry_add(e, EMU_EVENT, api) != 0) {
+        unref_locked(e);
         return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
     }
     *event = e;
@@ -240,7 +405,15 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
     int st = check_event(api, event, "event");
     if (st)
         return st;
-    /* Queued records and waits keep the event alive; the handle dies now. */
+    /* Queued records and waits keep the event alive; the handle dies now, and so does an IPC event's
+     * name: no process opens it after its creator destroyed it (those that did keep their mapping). */
+    emu_event *e = event;
+    pthread_mutex_lock(&ev_mu);
+    if (e->ipc_owner) {
+        shm_unlink(e->ipc_name);
+        e->ipc_owner = false;
+    }
+    pthread_mutex_unlock(&ev_mu);
     emu_registry_release(event, EMU_EVENT, sizeof(emu_event), event_unref);
     emu_log(EMU_LOG_INFO, "%s event=%p -> 0", api, event);
     return ACL_SUCCESS;
@@ -269,6 +442,8 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream strea
 {
     EMU_API_ENTRY();
     int st = check_event(api, event, "event");
+    if (!st)
+        st = refuse_ipc(api, event);
     return st ? st : enqueue(api, stream, event, reset_run, task_release, false);
 }
 
@@ -290,8 +465,10 @@ typedef struct ev_state {
 static ev_state snapshot(const emu_event *e)
 {
     pthread_mutex_lock(&ev_mu);
-    ev_state v = {.nothing_pending = e->completed >= e->recorded};
-    v.recorded = v.nothing_pending && e->recorded > 0 && !e->reset;
+    uint64_t recorded = recorded_of(e);
+    ev_state v = {.nothing_pending = completed_of(e) >= recorded};
+    /* CANN: an IPC event with nothing pending reads as recorded, whether a record ever ran or not. */
+    v.recorded = v.nothing_pending && (e->ipc || (recorded > 0 && !e->reset));
     v.timed = v.nothing_pending && e->stamped;
     v.stamp_us = (double)e->stamp.tv_sec * 1e6 + (double)e->stamp.tv_nsec / 1e3;
     pthread_mutex_unlock(&ev_mu);
@@ -315,6 +492,8 @@ ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus 
     EMU_API_ENTRY();
     ev_state v;
     int st = query(api, event, "event", status, "status", &v);
+    if (!st)
+        st = refuse_ipc(api, event);
     if (!st)
         *status = v.nothing_pending ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
     return st;
@@ -342,13 +521,11 @@ static aclError synchronize(const char *api, aclrtEvent event, int32_t timeout)
     struct timespec deadline = emu_deadline_after_ms(timeout < 0 ? 0 : timeout);
     pthread_mutex_lock(&ev_mu);
     e->refs++; /* a concurrent aclrtDestroyEvent must not free it under us */
-    uint64_t target = e->recorded;
+    uint64_t target = recorded_of(e);
     emu_stream *rec_stream = e->rec_stream;
     uint64_t rec_seq = e->rec_seq;
-    while (e->completed < target && st == 0) {
-        if (timeout < 0)
-            pthread_cond_wait(&ev_cv, &ev_mu);
-        else if (pthread_cond_timedwait(&ev_cv, &ev_mu, &deadline) == ETIMEDOUT && e->completed < target)
+    while (completed_of(e) < target && st == 0) {
+        if (wait_cv(e, timeout < 0 ? NULL : &deadline) == ETIMEDOUT && completed_of(e) < target)
             st = ACL_ERROR_RT_EVENT_SYNC_TIMEOUT;
     }
     unref_locked(e);
@@ -379,6 +556,8 @@ ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *
     EMU_API_ENTRY();
     ev_state v;
     int st = query(api, event, "event", timestamp, "timestamp", &v);
+    if (!st)
+        st = refuse_ipc(api, event);
     if (!st && !v.timed)
         st = emu_error(ACL_ERROR_RT_EVENT_NOT_COMPLETE, api,
                        "event %p has no completed record (synchronise the event or its stream first)", event);
@@ -396,6 +575,8 @@ ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEv
         st = query(api, startEvent, "startEvent", ms, "ms", &a);
     if (!st)
         st = query(api, endEvent, "endEvent", ms, "ms", &b);
+    if (!st && (st = refuse_ipc(api, startEvent)) == 0)
+        st = refuse_ipc(api, endEvent);
     if (!st && !(a.timed && b.timed))
         st = emu_error(ACL_ERROR_RT_EVENT_NOT_COMPLETE, api,
                        "both events must have been recorded and completed (synchronise the event or its stream "

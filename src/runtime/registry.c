@@ -97,6 +97,7 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_TDT_ROUTE_LIST: return "acltdtQueueRouteList";
     case EMU_TDT_ROUTE_QUERY: return "acltdtQueueRouteQueryInfo";
     case EMU_PROF_STEP: return "aclprofStepInfo";
+    case EMU_STREAM_CONFIG: return "aclrtStreamConfigHandle";
     default: return "handle";
     }
 }

@@ -39,6 +39,7 @@ typedef enum emu_kind {
     EMU_TDT_ROUTE_LIST,
     EMU_TDT_ROUTE_QUERY,
     EMU_PROF_STEP,
+    EMU_STREAM_CONFIG,
     EMU_KIND_COUNT
 } emu_kind;
 

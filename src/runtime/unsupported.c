@@ -125,20 +125,6 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *p
     return not_supported(api, "sharing device memory between processes (IPC)");
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle)
-{
-    EMU_API_ENTRY();
-    (void)event, (void)handle;
-    return not_supported(api, "sharing events between processes (IPC)");
-}
-
-ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
-{
-    EMU_API_ENTRY();
-    (void)handle, (void)event;
-    return not_supported(api, "sharing events between processes (IPC)");
-}
-
 /* ---- declared so that programs compile; every parameter goes unused ---- */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #define NOT_SUPPORTED(what)                   \
