@@ -33,8 +33,6 @@ NOT_YET: dict[str, str] = {
     "2_advanced_features/model_ri/0_simple_model": "aclmdlRICaptureThreadExchangeMode (model runtime instances)",
     "2_advanced_features/model_ri/1_model_update": "aclrtTaskGrp, aclmdlRICaptureTaskGrpBegin (aclmdlRI task update)",
     "2_advanced_features/model_ri/4_model_sync_external": "ACL_EVENT_WAIT_EXTERNAL, aclmdlRI",
-    "5_performance/adump/3_save_exception_info": "securec.h, adump exception info",
-    "5_performance/profiling/2_subscribe_model": "securec.h, aclprofModelSubscribe",
 }
 
 

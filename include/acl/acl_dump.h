@@ -112,12 +112,25 @@ typedef struct acldumpTensorInfo {
     uint64_t originShape[ACL_DUMP_MAX_SHAPE_NUM];
 } acldumpTensorInfo;
 
-/** Writes an exception dump of tensors: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
+/**
+ * Writes tensors (device memory, ACL_DUMP_ADDR_RAW) into <exception dump path>/<fileName>.custom.<time>, when
+ * acl.json's "dump_scene" turned the exception dump on (the file: a u64 header length, a JSON header in place
+ * of CANN's protobuf, then the bytes of the inputs, outputs and workspaces).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL or empty fileName or one with a ".." part, NULL
+ *          tensors, tensorCount 0, a tensor of over 25 dims, another type, address type or placement, a NULL
+ *          address or size 0; ACL_ERROR_FAILURE when the dump is not on, there is no device, a tensor is not
+ *          device memory, or the file cannot be written.
+ */
 ACL_DUMP_WEAK ACL_FUNC_VISIBILITY aclError acldumpSaveExceptionInfo(const char *fileName, const char *userTag,
                                                                     const acldumpTensorInfo *tensors,
                                                                     size_t tensorCount);
 
-/** Where exception dumps go: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
+/**
+ * The exception dump's folder for the current device, made if need be: <base>/extra-info/data-dump/<device>,
+ * absolute, where base is ASCEND_DUMP_PATH, ASCEND_WORK_PATH, acl.json's "dump_path" or "./".
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL path, maxLen <= 1 or a path that does not fit;
+ *          ACL_ERROR_FAILURE when acl.json's "dump_scene" did not turn the dump on, or there is no device.
+ */
 ACL_DUMP_WEAK ACL_FUNC_VISIBILITY aclError acldumpGetExceptionInfoPath(char *path, size_t maxLen);
 
 #ifdef __cplusplus

@@ -155,6 +155,71 @@ ACL_FUNC_VISIBILITY void aclprofDestroyStepInfo(aclprofStepInfo *stepinfo);
 ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag,
                                                      aclrtStream stream);
 
+
+/* ---- model subscriptions: per-operator records written to a pipe ---- */
+
+typedef enum {
+    ACL_SUBSCRIBE_OP = 0,
+    ACL_SUBSCRIBE_SUBGRAPH = 1,
+    ACL_SUBSCRIBE_OP_THREAD = 2,
+    ACL_SUBSCRIBE_NONE = 0xFF
+} aclprofSubscribeOpFlag;
+
+typedef enum { ACL_SUBSCRIBE_ATTRI_THREADID = 0, ACL_SUBSCRIBE_ATTRI_NONE } aclprofSubscribeOpAttri;
+
+typedef struct aclprofSubscribeConfig aclprofSubscribeConfig;
+
+/**
+ * A subscription's configuration: time info on (1) or off (0), AI Core metrics, and fd, a pointer to the
+ * int write end of a pipe the records go to. NULL (with a message) for a NULL fd or a switch other than 0 or 1.
+ */
+ACL_FUNC_VISIBILITY aclprofSubscribeConfig *aclprofCreateSubscribeConfig(int8_t timeInfoSwitch,
+                                                                         aclprofAicoreMetrics aicoreMetrics,
+                                                                         void *fd);
+/** @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL or stale. */
+ACL_FUNC_VISIBILITY aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig);
+/**
+ * Subscribes to the operators of model modelId (a model known to profiling: MsprofSetDeviceIdByGeModelIdx,
+ * as a model load does). The emulator runs no offline model, so no record is ever written.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_MODEL_ID for an unknown model; ACL_ERROR_INVALID_PARAM for a NULL
+ *          or stale config, or one with time info off and no metrics; ACL_ERROR_PROF_REPEAT_SUBSCRIBE for a
+ *          model subscribed already.
+ */
+ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig);
+/**
+ * Ends a subscription and closes its pipe's write end (*fd becomes -1), so that a reader sees the end.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_MODEL_ID for a model not subscribed.
+ */
+ACL_FUNC_VISIBILITY aclError aclprofModelUnSubscribe(uint32_t modelId);
+/** The size of one record (80 bytes). @returns ACL_ERROR_INVALID_PARAM for NULL. */
+ACL_FUNC_VISIBILITY aclError aclprofGetOpDescSize(size_t *opDescSize);
+/**
+ * The number of records in opInfo (opInfoLen bytes).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL arguments, a length that is not whole records, or a
+ *          record whose signature (CRC-32C of its bytes after the signature) is wrong.
+ */
+ACL_FUNC_VISIBILITY aclError aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32_t *opNumber);
+/** The length (with NUL) of record index's operator type. @returns as aclprofGetOpNum, or for an unknown op. */
+ACL_FUNC_VISIBILITY aclError aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, uint32_t index,
+                                                 size_t *opTypeLen);
+/** Copies record index's operator type. @returns as aclprofGetOpTypeLen. */
+ACL_FUNC_VISIBILITY aclError aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint32_t index, char *opType,
+                                              size_t opTypeLen);
+/** The length (with NUL) of record index's operator name. @returns as aclprofGetOpTypeLen. */
+ACL_FUNC_VISIBILITY aclError aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, uint32_t index,
+                                                 size_t *opNameLen);
+/** Copies record index's operator name. @returns as aclprofGetOpTypeLen. */
+ACL_FUNC_VISIBILITY aclError aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index, char *opName,
+                                              size_t opNameLen);
+/** Record index's start time (0 for a bad record or index). */
+ACL_FUNC_VISIBILITY uint64_t aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index);
+/** Record index's end time (0 for a bad record or index). */
+ACL_FUNC_VISIBILITY uint64_t aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index);
+/** Record index's duration (0 for a bad record or index). */
+ACL_FUNC_VISIBILITY uint64_t aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, uint32_t index);
+/** Record index's model id (0 for a bad record or index). */
+ACL_FUNC_VISIBILITY size_t aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index);
+
 #ifdef __cplusplus
 }
 #endif

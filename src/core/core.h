@@ -38,6 +38,7 @@
 enum {
     EMU_ATFORK_TDT = 201, /* a leaf: nothing is locked under it */
     EMU_ATFORK_MSTX,      /* a leaf too */
+    EMU_ATFORK_SUBSCRIBE, /* a leaf too */
     EMU_ATFORK_OPTIONS,
     EMU_ATFORK_DIAG,
     EMU_ATFORK_REGISTRY,

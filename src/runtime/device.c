@@ -140,14 +140,67 @@ int emu_stream_resolve(aclrtStream stream, const char *api, int invalid_status, 
     return st;
 }
 
-/* Reads configPath: CANN accepts a JSON object (possibly "{}"). */
-static int read_config(const char *api, const char *path)
+/* The exception dump acl.json's "dump" object asks for (adump's dump_scene and dump_path), under rt_mu. */
+static bool exception_dump;
+static char dump_path[4096];
+
+/* The string value of "key" in text (the first one), or false. Enough for acl.json's flat keys. */
+static bool json_string(const char *text, const char *key, char *out, size_t cap)
+{
+    char quoted[64];
+    snprintf(quoted, sizeof quoted, "\"%s\"", key);
+    const char *p = strstr(text, quoted);
+    if (!p)
+        return false;
+    p += strlen(quoted);
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p++ != ':')
+        return false;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p++ != '"')
+        return false;
+    const char *end = strchr(p, '"');
+    if (!end || (size_t)(end - p) >= cap)
+        return false;
+    memcpy(out, p, (size_t)(end - p));
+    out[end - p] = '\0';
+    return true;
+}
+
+/* adump's scenes that turn the exception dump on (dump_config_converter.cpp). */
+static void read_dump_config(const char *text)
+{
+    char scene[64] = "", path[sizeof dump_path] = "";
+    json_string(text, "dump_scene", scene, sizeof scene);
+    json_string(text, "dump_path", path, sizeof path);
+    pthread_mutex_lock(&rt_mu);
+    exception_dump = strcmp(scene, "aic_err_brief_dump") == 0 || strcmp(scene, "lite_exception") == 0 ||
+                     strcmp(scene, "aic_err_norm_dump") == 0 || strcmp(scene, "aic_err_detail_dump") == 0;
+    snprintf(dump_path, sizeof dump_path, "%s", path);
+    pthread_mutex_unlock(&rt_mu);
+}
+
+bool emu_exception_dump_base(char *out, size_t cap)
+{
+    pthread_mutex_lock(&rt_mu);
+    bool on = exception_dump;
+    const char *env = getenv("ASCEND_DUMP_PATH");
+    if (!env || !*env)
+        env = getenv("ASCEND_WORK_PATH");
+    snprintf(out, cap, "%s", env && *env ? env : dump_path[0] ? dump_path : "./");
+    pthread_mutex_unlock(&rt_mu);
+    return on;
+}
+
+/* Reads configPath into buf: CANN accepts a JSON object (possibly "{}"). */
+static int read_config(const char *api, const char *path, char buf[static 4096])
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "configPath \"%s\" cannot be opened", path);
-    char buf[4096];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    size_t n = fread(buf, 1, 4096 - 1, f);
     bool more = !feof(f);
     fclose(f);
     buf[n] = '\0';
@@ -168,8 +221,9 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
 {
     EMU_API_ENTRY();
     emu_config_load();
+    char config[4096] = "";
     if (configPath) {
-        int st = read_config(api, configPath);
+        int st = read_config(api, configPath, config);
         if (st)
             return st;
     }
@@ -182,6 +236,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
     generation++;
     emu_device_count_lock(true);
     pthread_mutex_unlock(&rt_mu);
+    read_dump_config(config);
     emu_log(EMU_LOG_INFO, "aclInit configPath=%s devices=%d threads=%d strict=%d -> 0",
             configPath ? configPath : "(null)", emu_device_count(), emu_kernel_threads(), emu_strict());
     return ACL_SUCCESS;
@@ -634,13 +689,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, ui
 ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void)
 {
     EMU_API_ENTRY();
-    aclrtStreamConfigHandle *h = calloc(1, sizeof *h);
-    if (!h || emu_registry_add(h, EMU_STREAM_CONFIG, api) != 0) {
-        free(h);
-        emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
-        return NULL;
-    }
-    return h;
+    return emu_handle_alloc(sizeof(aclrtStreamConfigHandle), EMU_STREAM_CONFIG, api);
 }
 
 /* The handle is a public struct a program may also make itself: only a destroyed one is refused. */

@@ -1333,17 +1333,9 @@ struct aclDataBuffer {
 ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size)
 {
     EMU_API_ENTRY();
-    aclDataBuffer *b = malloc(sizeof *b);
-    if (!b) {
-        emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
-        return NULL;
-    }
-    *b = (aclDataBuffer){data, size};
-    if (emu_registry_add(b, EMU_DATA_BUFFER, api) != 0) {
-        free(b);
-        emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
-        return NULL;
-    }
+    aclDataBuffer *b = emu_handle_alloc(sizeof *b, EMU_DATA_BUFFER, api);
+    if (b)
+        *b = (aclDataBuffer){data, size};
     return b;
 }
 

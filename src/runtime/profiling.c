@@ -6,12 +6,14 @@
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
 #include <pthread.h>
+#include <unistd.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <stdlib.h>
 
 #include "acl/acl_prof.h"
 #include "mstx/ms_tools_ext.h"
+#include "profiling/aprof_pub.h"
 #include "runtime.h"
 
 struct aclprofConfig {
@@ -46,13 +48,9 @@ ACL_FUNC_VISIBILITY aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, u
         emu_error(ACL_ERROR_INVALID_PARAM, api, "%s", !deviceIdList ? "deviceIdList is NULL" : "deviceNums is 0");
         return NULL;
     }
-    aclprofConfig *c = malloc(sizeof *c);
-    if (!c || emu_registry_add(c, EMU_PROF_CONFIG, api) != 0) {
-        free(c);
-        emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
-        return NULL;
-    }
-    c->data_types = dataTypeConfig;
+    aclprofConfig *c = emu_handle_alloc(sizeof *c, EMU_PROF_CONFIG, api);
+    if (c)
+        c->data_types = dataTypeConfig;
     return c;
 }
 
@@ -181,13 +179,9 @@ static atomic_uint_fast64_t next_step = 1;
 ACL_FUNC_VISIBILITY aclprofStepInfo *aclprofCreateStepInfo(void)
 {
     EMU_API_ENTRY();
-    aclprofStepInfo *step = calloc(1, sizeof *step);
-    if (!step || emu_registry_add(step, EMU_PROF_STEP, api) != 0) {
-        free(step);
-        emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
-        return NULL;
-    }
-    step->index = atomic_fetch_add(&next_step, 1);
+    aclprofStepInfo *step = emu_handle_alloc(sizeof *step, EMU_PROF_STEP, api);
+    if (step)
+        step->index = atomic_fetch_add(&next_step, 1);
     return step;
 }
 
@@ -309,4 +303,265 @@ ACL_FUNC_VISIBILITY mstxRangeId mstxDomainRangeStartA(mstxDomainHandle_t handle,
 ACL_FUNC_VISIBILITY void mstxDomainRangeEnd(mstxDomainHandle_t handle, mstxRangeId id)
 {
     (void)handle, (void)id;
+}
+
+/* ---- model subscriptions ------------------------------------------------------------------- */
+
+struct aclprofSubscribeConfig {
+    int8_t time_info;
+    aclprofAicoreMetrics metrics;
+    int *fd; /* the caller's int: the pipe's write end */
+};
+
+#define MAX_PROF_MODELS 1024
+
+/* Models known to profiling (their device), and their subscriptions' fds; under sub_mu. */
+typedef struct prof_model {
+    uint32_t id;
+    int *fd; /* non-NULL while subscribed */
+} prof_model;
+
+static pthread_mutex_t sub_mu = PTHREAD_MUTEX_INITIALIZER;
+static prof_model prof_models[MAX_PROF_MODELS];
+static size_t n_prof_models;
+EMU_FORK_SAFE_MUTEX(sub_mu, EMU_ATFORK_SUBSCRIBE)
+
+static prof_model *find_model_locked(uint32_t id)
+{
+    for (size_t i = 0; i < n_prof_models; i++)
+        if (prof_models[i].id == id)
+            return &prof_models[i];
+    return NULL;
+}
+
+MSVP_PROF_API int32_t MsprofSetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId)
+{
+    (void)deviceId;
+    pthread_mutex_lock(&sub_mu);
+    if (!find_model_locked(geModelIdx) && n_prof_models < MAX_PROF_MODELS)
+        prof_models[n_prof_models++] = (prof_model){geModelIdx, NULL};
+    pthread_mutex_unlock(&sub_mu);
+    return 0;
+}
+
+MSVP_PROF_API int32_t MsprofUnsetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId)
+{
+    (void)deviceId;
+    pthread_mutex_lock(&sub_mu);
+    prof_model *m = find_model_locked(geModelIdx);
+    if (m && !m->fd)
+        *m = prof_models[--n_prof_models];
+    pthread_mutex_unlock(&sub_mu);
+    return 0;
+}
+
+ACL_FUNC_VISIBILITY aclprofSubscribeConfig *aclprofCreateSubscribeConfig(int8_t timeInfoSwitch,
+                                                                         aclprofAicoreMetrics aicoreMetrics,
+                                                                         void *fd)
+{
+    EMU_API_ENTRY();
+    if (!fd || (timeInfoSwitch != 0 && timeInfoSwitch != 1)) {
+        emu_error(ACL_ERROR_INVALID_PARAM, api, "%s",
+                  fd ? "timeInfoSwitch must be 0 or 1" : "fd is NULL (a pointer to the pipe's write end)");
+        return NULL;
+    }
+    aclprofSubscribeConfig *c = emu_handle_alloc(sizeof *c, EMU_PROF_SUBSCRIBE_CONFIG, api);
+    if (c)
+        *c = (aclprofSubscribeConfig){timeInfoSwitch, aicoreMetrics, fd};
+    return c;
+}
+
+static int check_subscribe_config(const char *api, const aclprofSubscribeConfig *c)
+{
+    if (!c)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "profSubscribeConfig is NULL");
+    return emu_check_handle(c, EMU_PROF_SUBSCRIBE_CONFIG, ACL_ERROR_INVALID_PARAM, api, "profSubscribeConfig");
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig)
+{
+    EMU_API_ENTRY();
+    int st = check_subscribe_config(api, profSubscribeConfig);
+    if (!st)
+        emu_registry_release((void *)profSubscribeConfig, EMU_PROF_SUBSCRIBE_CONFIG, sizeof *profSubscribeConfig,
+                             free);
+    return st;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig)
+{
+    EMU_API_ENTRY();
+    pthread_mutex_lock(&sub_mu);
+    bool known = find_model_locked(modelId) != NULL;
+    pthread_mutex_unlock(&sub_mu);
+    if (!known)
+        return emu_error(ACL_ERROR_INVALID_MODEL_ID, api,
+                         "model %u is not known to profiling (no model load, nor MsprofSetDeviceIdByGeModelIdx)",
+                         modelId);
+    int st = check_subscribe_config(api, profSubscribeConfig);
+    if (st)
+        return st;
+    if (!profSubscribeConfig->time_info && profSubscribeConfig->metrics == ACL_AICORE_NONE)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "the config asks for nothing: time info off and no metrics");
+    pthread_mutex_lock(&sub_mu);
+    prof_model *m = find_model_locked(modelId);
+    bool again = m && m->fd;
+    if (m && !again)
+        m->fd = profSubscribeConfig->fd;
+    pthread_mutex_unlock(&sub_mu);
+    if (again)
+        return emu_error(ACL_ERROR_PROF_REPEAT_SUBSCRIBE, api, "model %u is subscribed already", modelId);
+    emu_log(EMU_LOG_INFO, "%s model=%u -> 0 (the emulator runs no offline model: no record is written)", api,
+            modelId);
+    return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofModelUnSubscribe(uint32_t modelId)
+{
+    EMU_API_ENTRY();
+    pthread_mutex_lock(&sub_mu);
+    prof_model *m = find_model_locked(modelId);
+    int *fd = m ? m->fd : NULL;
+    bool shared = false;
+    if (fd) {
+        m->fd = NULL;
+        for (size_t i = 0; i < n_prof_models; i++)
+            shared |= prof_models[i].fd == fd;
+    }
+    pthread_mutex_unlock(&sub_mu);
+    if (!fd)
+        return emu_error(ACL_ERROR_INVALID_MODEL_ID, api, "model %u is not subscribed", modelId);
+    if (!shared && *fd >= 0) { /* the reader sees the end of its pipe, as with CANN */
+        close(*fd);
+        *fd = -1;
+    }
+    return ACL_SUCCESS;
+}
+
+/* One record (CANN's ProfOpDesc, analyze/inc/data_struct.h). */
+typedef struct prof_op_desc {
+    uint32_t signature; /* CRC-32C of the bytes after it, without the final xor */
+    uint32_t model_id, flag, thread_id;
+    uint64_t op_index, duration, start, end, execution_time, cube_fops, vector_fops;
+    uint32_t dev_id;
+} prof_op_desc;
+
+static uint32_t op_desc_signature(const unsigned char *p, size_t n)
+{
+    uint32_t s = ~0u;
+    for (size_t i = 0; i < n; i++) {
+        s ^= p[i];
+        for (int k = 0; k < 8; k++)
+            s = (s >> 1) ^ (0x82F63B78u & (0u - (s & 1u)));
+    }
+    return s;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofGetOpDescSize(size_t *opDescSize)
+{
+    EMU_API_ENTRY();
+    if (!opDescSize)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "opDescSize is NULL");
+    *opDescSize = sizeof(prof_op_desc);
+    return ACL_SUCCESS;
+}
+
+/* CANN's CheckData and index check: 0 with the record in *out, or a status. */
+static int op_record(const char *api, const void *opInfo, size_t len, uint32_t index, prof_op_desc *out)
+{
+    if (!opInfo || len == 0 || len % sizeof(prof_op_desc))
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "opInfo is %s", opInfo ? "not whole 80-byte records" : "NULL");
+    for (size_t at = 0; at < len; at += sizeof(prof_op_desc)) {
+        const unsigned char *p = (const unsigned char *)opInfo + at;
+        uint32_t sig;
+        memcpy(&sig, p, sizeof sig);
+        if (sig != op_desc_signature(p + sizeof sig, sizeof(prof_op_desc) - sizeof sig))
+            return emu_error(ACL_ERROR_INVALID_PARAM, api, "the record at byte %zu has a wrong signature", at);
+    }
+    if (((size_t)index + 1) * sizeof(prof_op_desc) > len)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "index %u is past the %zu records", index,
+                         len / sizeof(prof_op_desc));
+    if (out)
+        memcpy(out, (const unsigned char *)opInfo + (size_t)index * sizeof *out, sizeof *out);
+    return 0;
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32_t *opNumber)
+{
+    EMU_API_ENTRY();
+    if (!opNumber)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "opNumber is NULL");
+    int st = op_record(api, opInfo, opInfoLen, 0, NULL);
+    if (!st)
+        *opNumber = (uint32_t)(opInfoLen / sizeof(prof_op_desc));
+    return st;
+}
+
+/* Names and types are kept by the process that wrote the records; the emulator writes none. */
+static aclError op_text(const char *api, const void *opInfo, size_t len, uint32_t index, const void *out)
+{
+    int st = op_record(api, opInfo, len, index, NULL);
+    if (st)
+        return st;
+    if (!out)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "the output is NULL");
+    return emu_error(ACL_ERROR_INVALID_PARAM, api, "record %u's operator is not one this process ran", index);
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, uint32_t index,
+                                                 size_t *opTypeLen)
+{
+    EMU_API_ENTRY();
+    return op_text(api, opInfo, opInfoLen, index, opTypeLen);
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint32_t index, char *opType,
+                                              size_t opTypeLen)
+{
+    EMU_API_ENTRY();
+    (void)opTypeLen;
+    return op_text(api, opInfo, opInfoLen, index, opType);
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, uint32_t index,
+                                                 size_t *opNameLen)
+{
+    EMU_API_ENTRY();
+    return op_text(api, opInfo, opInfoLen, index, opNameLen);
+}
+
+ACL_FUNC_VISIBILITY aclError aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index, char *opName,
+                                              size_t opNameLen)
+{
+    EMU_API_ENTRY();
+    (void)opNameLen;
+    return op_text(api, opInfo, opInfoLen, index, opName);
+}
+
+ACL_FUNC_VISIBILITY uint64_t aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index)
+{
+    EMU_API_ENTRY();
+    prof_op_desc d;
+    return op_record(api, opInfo, opInfoLen, index, &d) ? 0 : d.start;
+}
+
+ACL_FUNC_VISIBILITY uint64_t aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index)
+{
+    EMU_API_ENTRY();
+    prof_op_desc d;
+    return op_record(api, opInfo, opInfoLen, index, &d) ? 0 : d.end;
+}
+
+ACL_FUNC_VISIBILITY uint64_t aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, uint32_t index)
+{
+    EMU_API_ENTRY();
+    prof_op_desc d;
+    return op_record(api, opInfo, opInfoLen, index, &d) ? 0 : d.duration;
+}
+
+ACL_FUNC_VISIBILITY size_t aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index)
+{
+    EMU_API_ENTRY();
+    prof_op_desc d;
+    return op_record(api, opInfo, opInfoLen, index, &d) ? 0 : d.model_id;
 }

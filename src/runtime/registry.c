@@ -98,6 +98,7 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_TDT_ROUTE_QUERY: return "acltdtQueueRouteQueryInfo";
     case EMU_PROF_STEP: return "aclprofStepInfo";
     case EMU_STREAM_CONFIG: return "aclrtStreamConfigHandle";
+    case EMU_PROF_SUBSCRIBE_CONFIG: return "aclprofSubscribeConfig";
     default: return "handle";
     }
 }
@@ -347,6 +348,16 @@ int emu_handle_error(emu_found found, const void *p, emu_kind kind, int status_i
         return emu_error(status_invalid, api, "%s %p is not a live %s (destroyed or never created)", param, p,
                          emu_kind_name(kind));
     }
+}
+
+void *emu_handle_alloc(size_t size, emu_kind kind, const char *api)
+{
+    void *p = calloc(1, size);
+    if (p && emu_registry_add(p, kind, api) == 0)
+        return p;
+    free(p);
+    emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
+    return NULL;
 }
 
 int emu_check_handle(const void *p, emu_kind kind, int status_invalid, const char *api, const char *param)

@@ -40,6 +40,7 @@ typedef enum emu_kind {
     EMU_TDT_ROUTE_QUERY,
     EMU_PROF_STEP,
     EMU_STREAM_CONFIG,
+    EMU_PROF_SUBSCRIBE_CONFIG,
     EMU_KIND_COUNT
 } emu_kind;
 
@@ -48,6 +49,8 @@ typedef enum emu_found { EMU_LIVE, EMU_ABSENT, EMU_OTHER_KIND, EMU_RETIRED } emu
 const char *emu_kind_name(emu_kind kind);
 /* 0, or -1 when out of memory. creator is the API that made the handle (a literal). */
 int emu_registry_add(const void *p, emu_kind kind, const char *creator);
+/* A zeroed handle of size bytes, registered as kind by api; NULL (ACL_ERROR_BAD_ALLOC set) when out of memory. */
+void *emu_handle_alloc(size_t size, emu_kind kind, const char *api);
 emu_found emu_registry_find(const void *p, emu_kind kind);
 /* Destroys a live handle of size bytes: its memory is quarantined (released
  * later, with release) so that a later use of p is reported as destroyed.
@@ -129,6 +132,9 @@ int emu_require_init(const char *api);
 bool emu_initialized(void);
 /* The calling thread's device, or an error status with a message. */
 int emu_current_device(const char *api, int32_t *device);
+/* Whether acl.json turned the exception dump on; its base folder (ASCEND_DUMP_PATH, ASCEND_WORK_PATH,
+ * dump_path, else "./") in out. */
+bool emu_exception_dump_base(char *out, size_t cap);
 /* Called after every successful aclrtResetDevice (set once, by a higher module, at load time). */
 void emu_device_on_reset(void (*hook)(void));
 /* Resolves a user stream (NULL: the current device's default stream). */

@@ -85,16 +85,6 @@ static bool grow(void **items, size_t *cap, size_t n, size_t elem)
     return true;
 }
 
-/* Registers a new handle, or frees it and says why: the one way every create call here ends. */
-static void *registered(void *p, emu_kind kind, const char *api)
-{
-    if (p && emu_registry_add(p, kind, api) == 0)
-        return p;
-    free(p);
-    emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
-    return NULL;
-}
-
 /* A handle argument of kind: 0, or ACL_ERROR_INVALID_PARAM naming it (NULL, stale, another kind). */
 static int check(const void *p, emu_kind kind, const char *api, const char *param)
 {
@@ -391,7 +381,7 @@ ACL_FUNC_VISIBILITY acltdtDataItem *acltdtCreateDataItem(acltdtTensorType tdtTyp
         emu_error(ACL_ERROR_INVALID_PARAM, api, "tdtType %d is no tensor: it takes no dims", (int)tdtType);
         return NULL;
     }
-    acltdtDataItem *item = calloc(1, sizeof *item);
+    acltdtDataItem *item = emu_handle_alloc(sizeof *item, EMU_TDT_DATA_ITEM, api);
     if (item) {
         bool tensor = tdtType == ACL_TENSOR_DATA_TENSOR;
         item->type = tdtType;
@@ -402,7 +392,7 @@ ACL_FUNC_VISIBILITY acltdtDataItem *acltdtCreateDataItem(acltdtTensorType tdtTyp
         item->data = tensor ? data : NULL;
         item->size = tensor ? size : 0;
     }
-    return registered(item, EMU_TDT_DATA_ITEM, api);
+    return item;
 }
 
 ACL_FUNC_VISIBILITY aclError acltdtDestroyDataItem(acltdtDataItem *dataItem)
@@ -511,7 +501,7 @@ static void dataset_release(void *p)
 ACL_FUNC_VISIBILITY acltdtDataset *acltdtCreateDataset(void)
 {
     EMU_API_ENTRY();
-    return registered(calloc(1, sizeof(acltdtDataset)), EMU_TDT_DATASET, api);
+    return emu_handle_alloc(sizeof(acltdtDataset), EMU_TDT_DATASET, api);
 }
 
 ACL_FUNC_VISIBILITY aclError acltdtDestroyDataset(acltdtDataset *dataset)
@@ -683,21 +673,16 @@ ACL_FUNC_VISIBILITY acltdtChannelHandle *acltdtCreateChannelWithCapacity(uint32_
                   emu_device_count());
         return NULL;
     }
-    acltdtChannelHandle *h = malloc(sizeof *h);
-    if (!h) {
-        emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
-        return NULL;
-    }
     /* The channel's queue is its own: CANN keeps channel names out of the queue namespace. */
-    if (create_queue(api, "", capacity > TDT_MAX_QUEUES ? 0 : (uint32_t)capacity, &h->qid) != 0) {
-        free(h);
+    uint32_t qid;
+    if (create_queue(api, "", capacity > TDT_MAX_QUEUES ? 0 : (uint32_t)capacity, &qid) != 0)
         return NULL;
-    }
-    uint32_t qid = h->qid;
-    acltdtChannelHandle *out = registered(h, EMU_TDT_CHANNEL, api);
-    if (!out)
+    acltdtChannelHandle *h = emu_handle_alloc(sizeof *h, EMU_TDT_CHANNEL, api);
+    if (h)
+        h->qid = qid;
+    else
         destroy_queue(api, qid, false);
-    return out;
+    return h;
 }
 
 ACL_FUNC_VISIBILITY aclError acltdtDestroyChannel(acltdtChannelHandle *handle)
@@ -927,12 +912,12 @@ static int copy_param(const char *api, const void *src, size_t src_len, void *ds
 ACL_FUNC_VISIBILITY acltdtQueueAttr *acltdtCreateQueueAttr(void)
 {
     EMU_API_ENTRY();
-    acltdtQueueAttr *attr = calloc(1, sizeof *attr);
+    acltdtQueueAttr *attr = emu_handle_alloc(sizeof *attr, EMU_TDT_QUEUE_ATTR, api);
     if (attr) {
         attr->depth = TDT_DEFAULT_DEPTH;
         attr->name_view = attr->name;
     }
-    return registered(attr, EMU_TDT_QUEUE_ATTR, api);
+    return attr;
 }
 
 ACL_FUNC_VISIBILITY aclError acltdtDestroyQueueAttr(const acltdtQueueAttr *attr)
@@ -995,10 +980,10 @@ ACL_FUNC_VISIBILITY aclError acltdtGetQueueAttr(const acltdtQueueAttr *attr, acl
 ACL_FUNC_VISIBILITY acltdtQueueRoute *acltdtCreateQueueRoute(uint32_t srcId, uint32_t dstId)
 {
     EMU_API_ENTRY();
-    acltdtQueueRoute *r = malloc(sizeof *r);
+    acltdtQueueRoute *r = emu_handle_alloc(sizeof *r, EMU_TDT_ROUTE, api);
     if (r)
         *r = (acltdtQueueRoute){srcId, dstId, ACL_TDT_QUEUE_ROUTE_UNBIND};
-    return registered(r, EMU_TDT_ROUTE, api);
+    return r;
 }
 
 ACL_FUNC_VISIBILITY aclError acltdtDestroyQueueRoute(const acltdtQueueRoute *route)
@@ -1041,7 +1026,7 @@ static void route_list_release(void *p)
 ACL_FUNC_VISIBILITY acltdtQueueRouteList *acltdtCreateQueueRouteList(void)
 {
     EMU_API_ENTRY();
-    return registered(calloc(1, sizeof(acltdtQueueRouteList)), EMU_TDT_ROUTE_LIST, api);
+    return emu_handle_alloc(sizeof(acltdtQueueRouteList), EMU_TDT_ROUTE_LIST, api);
 }
 
 ACL_FUNC_VISIBILITY aclError acltdtDestroyQueueRouteList(const acltdtQueueRouteList *routeList)
@@ -1093,7 +1078,7 @@ ACL_FUNC_VISIBILITY size_t acltdtGetQueueRouteNum(const acltdtQueueRouteList *ro
 ACL_FUNC_VISIBILITY acltdtQueueRouteQueryInfo *acltdtCreateQueueRouteQueryInfo(void)
 {
     EMU_API_ENTRY();
-    return registered(calloc(1, sizeof(acltdtQueueRouteQueryInfo)), EMU_TDT_ROUTE_QUERY, api);
+    return emu_handle_alloc(sizeof(acltdtQueueRouteQueryInfo), EMU_TDT_ROUTE_QUERY, api);
 }
 
 ACL_FUNC_VISIBILITY aclError acltdtDestroyQueueRouteQueryInfo(const acltdtQueueRouteQueryInfo *info)

@@ -196,9 +196,5 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI) NOT_SUPPORTED(MOD
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) NOT_SUPPORTED(MODEL_RI)
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI) NOT_SUPPORTED(MODEL_RI)
 
-#define EXCEPTION_DUMPS "writing exception dumps"
 
-ACL_FUNC_VISIBILITY aclError acldumpSaveExceptionInfo(const char *fileName, const char *userTag,
-                                                      const acldumpTensorInfo *tensors,
-                                                      size_t tensorCount) NOT_SUPPORTED(EXCEPTION_DUMPS)
-ACL_FUNC_VISIBILITY aclError acldumpGetExceptionInfoPath(char *path, size_t maxLen) NOT_SUPPORTED(EXCEPTION_DUMPS)
+
