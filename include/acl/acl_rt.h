@@ -41,6 +41,10 @@ extern "C" {
 #define ACL_EVENT_RECORD_DEFAULT 0x0U
 #define ACL_EVENT_RECORD_EXTERNAL 0x01U
 
+/** Flags of aclrtStreamWaitEventWithFlag. */
+#define ACL_EVENT_WAIT_DEFAULT 0x0U
+#define ACL_EVENT_WAIT_EXTERNAL 0x01U
+
 /** Flags of aclrtCreateStreamWithConfig: recorded and reported by aclrtStreamGetFlags. */
 #define ACL_STREAM_FAST_LAUNCH 0x00000001U
 #define ACL_STREAM_FAST_SYNC 0x00000002U
@@ -295,9 +299,8 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEv
 ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event);
 
 /* ---- Out of scope ---------------------------------------------------------
- * Kernel binaries and launches, virtual and physical device memory, managed
- * and host-registered memory, and model runtime instances (aclmdlRI) need a
- * real NPU. They are declared with CANN's signatures so that programs
+ * Kernel binaries and launches, virtual and physical device memory, and
+ * managed and host-registered memory need a real NPU. They are declared with CANN's signatures so that programs
  * compile unchanged; each returns ACL_ERROR_API_NOT_SUPPORT with a message
  * naming the feature, and writes no output. */
 
@@ -306,7 +309,6 @@ typedef void *aclrtFuncHandle;
 typedef void *aclrtArgsHandle;
 typedef void *aclrtParamHandle;
 typedef void *aclrtDrvMemHandle;
-typedef void *aclmdlRI;
 
 typedef enum aclrtBinaryLoadOptionType {
     ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD = 1,
@@ -426,11 +428,6 @@ typedef struct {
     uint8_t rsv[12];
 } aclrtMemAccessDesc;
 
-typedef enum {
-    ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
-    ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
-    ACL_MODEL_RI_CAPTURE_MODE_RELAXED
-} aclmdlRICaptureMode;
 
 /** Kernel binaries and launches: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
@@ -473,17 +470,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareabl
 /** Managed (unified) memory: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
 ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag);
 
-/** Model runtime instances (aclmdlRI): not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
-ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag);
-ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
-ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
-ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
-ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
-ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
-ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI);
+
 
 /**
  * Where the program runs.
@@ -807,6 +794,14 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream strea
  * @returns as aclrtRecordEvent.
  */
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+/**
+ * aclrtStreamWaitEvent, or (ACL_EVENT_WAIT_EXTERNAL, timeout 0) a capture's wait on an event recorded outside it,
+ * bound to the event's latest record when the model is launched.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL event, another flag or EXTERNAL with a timeout;
+ *          ACL_ERROR_RT_STREAM_NOT_CAPTURED for EXTERNAL on a stream not being captured.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+                                                          uint32_t flag);
 
 /**
  * Whether the latest record has completed (an event never recorded is complete).
@@ -1206,6 +1201,110 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *ha
  * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL stream; ACL_ERROR_RT_CONTEXT_NULL without a device.
  */
 ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
+
+
+/* ---- model runtime instances (aclmdlRI): captured or built streams of work, replayed ----
+ * A capture records the work enqueued on a stream (nothing of it runs) into a
+ * model; aclmdlRIExecuteAsync replays all of it, in the executing stream's
+ * order, with the arguments fixed at capture (the same addresses). Synchronous
+ * calls run at once and are not recorded; under a GLOBAL or THREAD_LOCAL
+ * capture CANN refuses them unless the thread's exchange mode is RELAXED. A
+ * built model (aclmdlRIBuildBegin) stores the work of persistent streams
+ * bound to it, with labels and index switches. Event records and waits in a
+ * model are bound at every launch. */
+
+typedef void *aclmdlRI;
+typedef void *aclrtLabel;
+typedef void *aclrtLabelList;
+typedef void *aclrtTaskGrp;
+
+typedef enum {
+    ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+    ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
+    ACL_MODEL_RI_CAPTURE_MODE_RELAXED
+} aclmdlRICaptureMode;
+
+typedef enum {
+    ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+    ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE,
+    ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED
+} aclmdlRICaptureStatus;
+
+#define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
+
+/**
+ * Starts capturing stream's work into a new model.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for a NULL stream; ACL_ERROR_RT_PARAM_INVALID for another mode;
+ *          ACL_ERROR_RT_STREAM_MODEL for a stream bound to a model; ACL_ERROR_RT_FEATURE_NOT_SUPPORT for a
+ *          default stream; ACL_ERROR_RT_STREAM_CAPTURED for a stream being captured.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+/** Whether stream is being captured (and into which model, else NULL). */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
+                                                    aclmdlRI *modelRI);
+/**
+ * Ends the capture: *modelRI is the model, ready to run.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL arguments; ACL_ERROR_RT_STREAM_NOT_CAPTURED;
+ *          ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD (a non-RELAXED capture ended on another thread);
+ *          ACL_ERROR_STREAM_TASK_GROUP_STATUS for a task group left open; ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED
+ *          when captured work failed (the model is gone).
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI);
+/** Sets this thread's exchange mode to *mode and returns the old one in *mode (GLOBAL at first). */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
+/** Starts a task group: the kernels captured until aclmdlRICaptureTaskGrpEnd, replaceable later. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+/** Ends the task group; *handle names it (the model owns it). */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle);
+/**
+ * Starts replacing handle's kernels: each kernel launched on stream until aclmdlRICaptureTaskUpdateEnd does not
+ * run but takes the place of the group's next kernel in every later run of the model.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle);
+/** Ends the update. @returns ACL_ERROR_RT_INTERNAL_ERROR when fewer kernels came than the group holds. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+/** Starts building a model (flag 0) from the work of streams bound to it. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag);
+/**
+ * Binds a persistent stream (ACL_STREAM_PERSISTENT): its work goes into the model from now on.
+ * @param flag ACL_MODEL_STREAM_FLAG_HEAD (0) or _DEFAULT (0x7FFFFFFF).
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
+/** Ends stream's part of the model. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
+/** Ends the build (reserve NULL): the model is ready to run. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
+/** Unbinds stream: its work runs on it again. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
+/**
+ * Enqueues one run of the model on stream (NULL: the default stream).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_STREAM_CAPTURED for a stream being
+ *          captured; ACL_ERROR_RT_PARAM_INVALID for a stream bound to a model; ACL_ERROR_RT_MODEL_EXECUTE for a
+ *          model not ready (a build without aclmdlRIEndTask/BuildEnd).
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+/** Runs the model on the default stream and waits up to timeout ms (-1: forever). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+/** Destroys the model (runs under way finish first). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+/** Writes the model's tasks to path as a Chrome/Perfetto trace JSON array. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags);
+
+/** A label: a position in a built model that aclrtSwitchLabelByIndex jumps to. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel *label);
+/** Marks label at this point of stream's work (a stream bound to a model; once per label). */
+ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
+/** A list of num labels (1 to 65535) for aclrtSwitchLabelByIndex; a label joins one list. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabelList *labelList);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+/**
+ * Adds a switch to stream's model: when the model runs, it reads a uint32_t index from device memory at ptr
+ * and goes on at labelList's label of that index (the last label for a larger index).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtLabelList labelList,
+                                                     aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -46,6 +46,7 @@ enum {
     EMU_ATFORK_EVENT, /* locked after the streams are quiet: their event waits need it */
     EMU_ATFORK_TASKS, /* likewise for the value waits (tasks.c) */
     EMU_ATFORK_STREAM,
+    EMU_ATFORK_CAPTURE, /* taken before a stream's own lock (emu_stream_set_sink) */
     EMU_ATFORK_DEVICE,
 };
 

@@ -232,6 +232,12 @@ static int run_launch(void *ctx, char *msg, size_t cap)
     return st;
 }
 
+/* Task groups of model runtime instances take only operator launches: tell the runtime which task that is. */
+__attribute__((constructor)) static void register_kernel_task(void)
+{
+    emu_stream_on_kernel_task(run_launch);
+}
+
 /* aclnnEmuSetFillUnwritten: this thread's launches fill outputs CANN leaves unwritten. */
 static _Thread_local bool fill_unwritten;
 

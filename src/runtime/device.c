@@ -54,16 +54,6 @@ static bool is_default_ctx(const emu_context *c)
 
 /* Room for one more element of size elem in arr (holding n, capacity *cap):
  * arr itself, or a larger copy; NULL when out of memory (arr is unchanged). */
-static void *grow(void *arr, size_t elem, size_t n, size_t *cap)
-{
-    if (n < *cap)
-        return arr;
-    size_t c = *cap ? 2 * *cap : 16;
-    void *grown = realloc(arr, c * elem);
-    if (grown)
-        *cap = c;
-    return grown;
-}
 
 bool emu_initialized(void)
 {
@@ -410,7 +400,9 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t d
     bool opened = st == 0;
     if (st == 0 && !(c->stream = emu_stream_create(deviceId, true)))
         st = emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "cannot create the context's stream");
-    emu_context **grown = st == 0 ? grow(user_ctxs, sizeof *grown, n_user_ctxs, &cap_user_ctxs) : NULL;
+    emu_context **grown = st == 0 && emu_grow((void **)&user_ctxs, &cap_user_ctxs, n_user_ctxs, sizeof *user_ctxs)
+                              ? user_ctxs
+                              : NULL;
     if (grown)
         user_ctxs = grown;
     if (st == 0 && (!grown || emu_registry_add(c, EMU_CONTEXT, api) != 0))
@@ -652,7 +644,9 @@ static aclError create_stream(const char *api, aclrtStream *stream, uint32_t pri
         return st;
     pthread_mutex_lock(&rt_mu);
     emu_stream *s = emu_stream_create(dev, false);
-    emu_stream **grown = s ? grow(user_streams, sizeof *grown, n_user_streams, &cap_user_streams) : NULL;
+    emu_stream **grown = s && emu_grow((void **)&user_streams, &cap_user_streams, n_user_streams, sizeof *user_streams)
+                             ? user_streams
+                             : NULL;
     bool listed = grown != NULL;
     if (grown) {
         user_streams = grown;
@@ -827,6 +821,12 @@ static aclError destroy_stream(const char *api, aclrtStream stream, bool force)
 {
     if (!stream)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "stream is NULL (the default stream cannot be destroyed)");
+    int capture = -1;
+    if (emu_registry_find(stream, EMU_STREAM) == EMU_LIVE)
+        emu_stream_sink((emu_stream *)stream, &capture, NULL);
+    if (capture >= 0)
+        return emu_error(ACL_ERROR_RT_STREAM_CAPTURED, api,
+                         "stream %p is being captured: end the capture first (aclmdlRICaptureEnd)", stream);
     pthread_mutex_lock(&rt_mu);
     size_t i = 0;
     while (i < n_user_streams && user_streams[i] != stream)

@@ -155,13 +155,12 @@ static void record_release(void *ctx)
     free(t);
 }
 
-static int wait_run(void *ctx, char *msg, size_t cap)
+/* Blocks a stream task until done(t), stepping aside when fork() is waiting. */
+static int wait_for(const ev_task *t, bool (*done)(const ev_task *))
 {
-    (void)msg, (void)cap;
-    ev_task *t = ctx;
     int st = 0;
     pthread_mutex_lock(&ev_mu);
-    while (completed_of(t->e) < t->gen) {
+    while (!done(t)) {
         if (emu_stream_fork_pending()) {
             st = EMU_TASK_AGAIN;
             break;
@@ -170,6 +169,17 @@ static int wait_run(void *ctx, char *msg, size_t cap)
     }
     pthread_mutex_unlock(&ev_mu);
     return st;
+}
+
+static bool record_completed(const ev_task *t)
+{
+    return completed_of(t->e) >= t->gen;
+}
+
+static int wait_run(void *ctx, char *msg, size_t cap)
+{
+    (void)msg, (void)cap;
+    return wait_for(ctx, record_completed);
 }
 
 static int reset_run(void *ctx, char *msg, size_t cap)
@@ -190,6 +200,71 @@ static void task_release(void *ctx)
     free(t);
 }
 
+/* ---- event work in a model (captured, or on a stream bound to a model) ----
+ * Its record or wait is bound when the model is launched, not when it was
+ * captured: a record takes a new record number at every launch, a wait the
+ * latest record at launch (none after a reset), as CANN's capture models do.
+ * A legacy event made with ACL_EVENT_EXTERNAL is waited on level-triggered
+ * instead: at every run, until it has a completed record with no reset after
+ * it (the host's record releases the model, the model's reset re-arms it). */
+
+static void bind_record(void *ctx, emu_stream *exec)
+{
+    (void)exec;
+    ev_task *t = ctx;
+    pthread_mutex_lock(&ev_mu);
+    t->gen = t->e->ipc ? atomic_fetch_add(&t->e->ipc->recorded, 1) + 1 : ++t->e->recorded;
+    t->e->rec_stream = NULL; /* the model's launch, not a stream task, completes it */
+    pthread_mutex_unlock(&ev_mu);
+}
+
+static void bind_wait(void *ctx, emu_stream *exec)
+{
+    (void)exec;
+    ev_task *t = ctx;
+    pthread_mutex_lock(&ev_mu);
+    t->gen = t->e->reset ? 0 : recorded_of(t->e);
+    pthread_mutex_unlock(&ev_mu);
+}
+
+static bool recorded_not_reset(const ev_task *t)
+{
+    return recorded_of(t->e) > 0 && completed_of(t->e) >= recorded_of(t->e) && !t->e->reset;
+}
+
+static int wait_level_run(void *ctx, char *msg, size_t cap)
+{
+    (void)msg, (void)cap;
+    return wait_for(ctx, recorded_not_reset);
+}
+
+static int enqueue_captured(const char *api, emu_stream *s, emu_event *e, emu_task_fn fn, emu_release_fn release,
+                            bool new_record)
+{
+    if (e->ipc)
+        return emu_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, api, "event %p is an IPC event: a model cannot use it",
+                         (void *)e);
+    ev_task *t = malloc(sizeof *t);
+    if (!t)
+        return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
+    pthread_mutex_lock(&ev_mu);
+    e->refs++;
+    pthread_mutex_unlock(&ev_mu);
+    *t = (ev_task){.e = e};
+    emu_bind_fn bind = NULL;
+    if (new_record)
+        bind = bind_record;
+    else if (fn == wait_run && (e->flags & EVENT_EXTERNAL))
+        fn = wait_level_run;
+    else if (fn == wait_run)
+        bind = bind_wait;
+    int st = emu_stream_enqueue_bound(s, fn, release, t, bind, NULL);
+    if (st)
+        return emu_error(st, api, "the model refused the event's task (see the stream's capture state)");
+    emu_log(EMU_LOG_INFO, "%s event=%p stream=%p -> 0 (in a model)", api, (void *)e, (void *)s);
+    return ACL_SUCCESS;
+}
+
 /* Enqueues fn on the stream for event e; gen is the record it concerns. */
 static int enqueue(const char *api, aclrtStream stream, emu_event *e, emu_task_fn fn, emu_release_fn release,
                    bool new_record)
@@ -198,6 +273,8 @@ static int enqueue(const char *api, aclrtStream stream, emu_event *e, emu_task_f
     int st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
     if (st)
         return st;
+    if (emu_stream_sink(s, NULL, NULL))
+        return enqueue_captured(api, s, e, fn, release, new_record);
     ev_task *t = malloc(sizeof *t);
     if (!t)
         return emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory");
@@ -426,6 +503,19 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stre
     return st ? st : enqueue(api, stream, event, record_run, record_release, true);
 }
 
+/* An external record or wait belongs in a capture: ACL_ERROR_RT_STREAM_NOT_CAPTURED elsewhere. */
+static int require_capture(const char *api, aclrtStream stream)
+{
+    emu_stream *s;
+    int mode, st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &s);
+    if (!st)
+        emu_stream_sink(s, &mode, NULL);
+    if (!st && mode < 0)
+        st = emu_error(ACL_ERROR_RT_STREAM_NOT_CAPTURED, api,
+                       "stream %p is not being captured: the EXTERNAL flag is for work inside a capture", stream);
+    return st;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag)
 {
     EMU_API_ENTRY();
@@ -435,7 +525,26 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStr
     if (flag > 1)
         return emu_error(ACL_ERROR_INVALID_PARAM, api,
                          "flag %u is not ACL_EVENT_RECORD_DEFAULT (0) or ACL_EVENT_RECORD_EXTERNAL (1)", (unsigned)flag);
+    if (flag == 1 && (st = require_capture(api, stream)) != 0)
+        return st;
     return enqueue(api, stream, event, record_run, record_release, true);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+                                                          uint32_t flag)
+{
+    EMU_API_ENTRY();
+    if (!event)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "event is NULL");
+    if (flag > 1 || (flag == 1 && timeout != 0))
+        return emu_error(ACL_ERROR_INVALID_PARAM, api,
+                         flag > 1 ? "flag %u is not ACL_EVENT_WAIT_DEFAULT (0) or ACL_EVENT_WAIT_EXTERNAL (1)"
+                                  : "flag %u (ACL_EVENT_WAIT_EXTERNAL) takes timeout 0",
+                         (unsigned)flag);
+    int st = check_event(api, event, "event");
+    if (!st && flag == 1)
+        st = require_capture(api, stream);
+    return st ? st : enqueue(api, stream, event, wait_run, task_release, false);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)

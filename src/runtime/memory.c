@@ -715,6 +715,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
         st = check_copy(api, dst, destMax, src, count, (int)kind);
     if (!st)
         st = emu_mem_check_read(src, count, api);
+    if (!st)
+        st = emu_capture_check_sync(api);
     if (st)
         return st;
     /* A source that is the start of a host allocation shorter than count (a caller's bug: CANN's own
@@ -854,6 +856,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t 
     int st = emu_require_init(api);
     if (!st)
         st = check_set(api, devPtr, maxCount, count);
+    if (!st)
+        st = emu_capture_check_sync(api);
     if (st)
         return st;
     if (count)

@@ -6,6 +6,7 @@
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "runtime.h"
@@ -99,6 +100,10 @@ const char *emu_kind_name(emu_kind kind)
     case EMU_PROF_STEP: return "aclprofStepInfo";
     case EMU_STREAM_CONFIG: return "aclrtStreamConfigHandle";
     case EMU_PROF_SUBSCRIBE_CONFIG: return "aclprofSubscribeConfig";
+    case EMU_MODEL: return "aclmdlRI";
+    case EMU_LABEL: return "aclrtLabel";
+    case EMU_LABEL_LIST: return "aclrtLabelList";
+    case EMU_TASK_GROUP: return "aclrtTaskGrp";
     default: return "handle";
     }
 }
@@ -348,6 +353,20 @@ int emu_handle_error(emu_found found, const void *p, emu_kind kind, int status_i
         return emu_error(status_invalid, api, "%s %p is not a live %s (destroyed or never created)", param, p,
                          emu_kind_name(kind));
     }
+}
+
+bool emu_grow(void **items, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return true;
+    size_t want = *cap ? 2 * *cap : 8;
+    if (want > SIZE_MAX / elem)
+        return false;
+    void *p = realloc(*items, want * elem);
+    if (!p)
+        return false;
+    *items = p, *cap = want;
+    return true;
 }
 
 void *emu_handle_alloc(size_t size, emu_kind kind, const char *api)

@@ -41,6 +41,10 @@ typedef enum emu_kind {
     EMU_PROF_STEP,
     EMU_STREAM_CONFIG,
     EMU_PROF_SUBSCRIBE_CONFIG,
+    EMU_MODEL,
+    EMU_LABEL,
+    EMU_LABEL_LIST,
+    EMU_TASK_GROUP,
     EMU_KIND_COUNT
 } emu_kind;
 
@@ -49,6 +53,8 @@ typedef enum emu_found { EMU_LIVE, EMU_ABSENT, EMU_OTHER_KIND, EMU_RETIRED } emu
 const char *emu_kind_name(emu_kind kind);
 /* 0, or -1 when out of memory. creator is the API that made the handle (a literal). */
 int emu_registry_add(const void *p, emu_kind kind, const char *creator);
+/* Makes room for element n of *items (*cap of elem bytes held), doubling; false when out of memory. */
+bool emu_grow(void **items, size_t *cap, size_t n, size_t elem);
 /* A zeroed handle of size bytes, registered as kind by api; NULL (ACL_ERROR_BAD_ALLOC set) when out of memory. */
 void *emu_handle_alloc(size_t size, emu_kind kind, const char *api);
 emu_found emu_registry_find(const void *p, emu_kind kind);
@@ -87,6 +93,28 @@ bool emu_launch_blocking(void);
  * A thread that asked for blocking launches (aclnnEmuSetLaunchBlocking) runs the work before this
  * returns when nothing is pending on s (its status is reported at the next synchronisation, as ever). */
 int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, void *ctx, uint64_t *seq);
+/* The host-side step of a task that depends on when it is launched (which event record a wait or record
+ * concerns): run at enqueue on a plain stream, and at every aclmdlRIExecuteAsync for captured work. */
+typedef void (*emu_bind_fn)(void *ctx, emu_stream *exec);
+/* emu_stream_enqueue with a bind step. */
+int emu_stream_enqueue_bound(emu_stream *s, emu_task_fn fn, emu_release_fn release, void *ctx, emu_bind_fn bind,
+                             uint64_t *seq);
+/* Where a stream's work goes while it is captured or bound to a model: 0, or a status (ctx released). */
+typedef int (*emu_capture_sink)(void *sink_ctx, emu_task_fn fn, emu_release_fn release, void *ctx, emu_bind_fn bind);
+/* Sends s's work to sink (NULL: back to its queue); capture_mode >= 0 for a capture (aclmdlRICaptureMode,
+ * counted for emu_capture_check_sync), -1 for a bound model or an update. 0, or a status. */
+int emu_stream_set_sink(emu_stream *s, emu_capture_sink sink, void *sink_ctx, int capture_mode);
+/* s's sink context (NULL: none), its capture mode (-1: no capture) and the thread that set it. */
+void *emu_stream_sink(emu_stream *s, int *capture_mode, uint64_t *thread);
+bool emu_stream_is_default(const emu_stream *s);
+/* aclmdlRICaptureThreadExchangeMode: sets this thread's mode, returns the old one (GLOBAL at first). */
+int emu_capture_exchange_mode(int mode);
+/* Synchronous work (aclrtMemcpy, aclrtMemset) while captures are under way: 0, or
+ * ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT by CANN's rule on the capture and exchange modes. */
+int emu_capture_check_sync(const char *api);
+/* The operators' stream task (set once by the meta layer): task groups take only kernels. */
+void emu_stream_on_kernel_task(emu_task_fn fn);
+bool emu_task_is_kernel(emu_task_fn fn);
 /* A task's return value asking to be run again later: a blocking task (an
  * event wait) returns it when emu_stream_fork_pending() says fork() is waiting. */
 #define EMU_TASK_AGAIN (-1)

@@ -45,6 +45,12 @@ struct emu_stream {
     uint64_t skipped;     /* tasks skipped since the last synchronisation */
     emu_warnings warnings; /* raised by tasks since the last synchronisation */
     atomic_uint_fast64_t completed_mirror; /* `completed`, readable without the lock */
+    /* While set, enqueued work goes to the sink instead of the queue: a model capturing the stream,
+     * a model the stream is bound to, or a task group being updated (emu_stream_set_sink). */
+    emu_capture_sink sink;
+    void *sink_ctx;
+    int capture_mode; /* the capture's aclmdlRICaptureMode, or -1 (no capture) */
+    uint64_t capture_thread;
 };
 
 static pthread_mutex_t all_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -300,6 +306,7 @@ emu_stream *emu_stream_create(int32_t device, bool is_default)
     s->device = device;
     s->id = atomic_fetch_add(&next_stream_id, 1);
     s->is_default = is_default;
+    s->capture_mode = -1;
     if (pthread_mutex_init(&s->mu, NULL) != 0)
         goto fail_mu;
     if (pthread_cond_init(&s->work, NULL) != 0)
@@ -448,6 +455,24 @@ bool emu_launch_blocking(void)
 
 int emu_stream_enqueue(emu_stream *s, emu_task_fn fn, emu_release_fn release, void *ctx, uint64_t *seq)
 {
+    return emu_stream_enqueue_bound(s, fn, release, ctx, NULL, seq);
+}
+
+int emu_stream_enqueue_bound(emu_stream *s, emu_task_fn fn, emu_release_fn release, void *ctx, emu_bind_fn bind,
+                             uint64_t *seq)
+{
+    pthread_mutex_lock(&s->mu);
+    emu_capture_sink sink = s->sink;
+    void *sink_ctx = s->sink_ctx;
+    uint64_t now = s->enqueued;
+    pthread_mutex_unlock(&s->mu);
+    if (sink) {
+        if (seq)
+            *seq = now; /* nothing new runs on s: its users see the work already there */
+        return sink(sink_ctx, fn, release, ctx, bind);
+    }
+    if (bind)
+        bind(ctx, s);
     restart_workers();
     task *t = malloc(sizeof *t);
     if (!t) {
@@ -525,6 +550,12 @@ struct timespec emu_deadline_after_ms(int32_t timeout_ms)
 
 int emu_stream_sync(emu_stream *s, const char *api, int32_t timeout_ms)
 {
+    int mode;
+    emu_stream_sink(s, &mode, NULL);
+    if (mode >= 0)
+        return emu_error(ACL_ERROR_RT_STREAM_CAPTURED, api,
+                         "stream %p is being captured (aclmdlRICaptureBegin): its work runs when the model does",
+                         (void *)s);
     restart_workers();
     struct timespec deadline = emu_deadline_after_ms(timeout_ms < 0 ? 0 : timeout_ms);
     pthread_mutex_lock(&s->mu);
@@ -601,6 +632,106 @@ void emu_stream_set_config(emu_stream *s, uint32_t priority, uint32_t flags)
     s->priority = priority;
     s->flags = flags;
     pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- capture and binding (model runtime instances, model.c) ---- */
+
+/* Captures under way, for the rule on synchronous work (CANN's Context::IsCaptureModeSupport). */
+static pthread_mutex_t capture_mu = PTHREAD_MUTEX_INITIALIZER;
+typedef struct capture_entry {
+    emu_stream *s;
+    int mode;
+    uint64_t thread;
+} capture_entry;
+static capture_entry captures[64];
+static size_t n_captures;
+static _Thread_local int exchange_mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
+static emu_task_fn kernel_task;
+EMU_FORK_SAFE_MUTEX(capture_mu, EMU_ATFORK_CAPTURE)
+
+static uint64_t this_thread(void)
+{
+    return (uint64_t)pthread_self();
+}
+
+int emu_stream_set_sink(emu_stream *s, emu_capture_sink sink, void *sink_ctx, int capture_mode)
+{
+    pthread_mutex_lock(&capture_mu);
+    if (capture_mode >= 0 && n_captures == sizeof captures / sizeof *captures) {
+        pthread_mutex_unlock(&capture_mu);
+        return ACL_ERROR_RT_INTERNAL_ERROR;
+    }
+    for (size_t i = 0; i < n_captures; i++)
+        if (captures[i].s == s)
+            captures[i--] = captures[--n_captures];
+    if (sink && capture_mode >= 0)
+        captures[n_captures++] = (capture_entry){s, capture_mode, this_thread()};
+    pthread_mutex_lock(&s->mu);
+    s->sink = sink;
+    s->sink_ctx = sink ? sink_ctx : NULL;
+    s->capture_mode = sink ? capture_mode : -1;
+    s->capture_thread = this_thread();
+    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&capture_mu);
+    return 0;
+}
+
+void *emu_stream_sink(emu_stream *s, int *capture_mode, uint64_t *thread)
+{
+    pthread_mutex_lock(&s->mu);
+    void *ctx = s->sink_ctx;
+    if (capture_mode)
+        *capture_mode = s->sink ? s->capture_mode : -1;
+    if (thread)
+        *thread = s->capture_thread;
+    pthread_mutex_unlock(&s->mu);
+    return ctx;
+}
+
+bool emu_stream_is_default(const emu_stream *s)
+{
+    return s->is_default;
+}
+
+int emu_capture_exchange_mode(int mode)
+{
+    int old = exchange_mode;
+    exchange_mode = mode;
+    return old;
+}
+
+int emu_capture_check_sync(const char *api)
+{
+    int context_mode = 3, thread_mode = 3; /* the least over the captures: GLOBAL < THREAD_LOCAL < RELAXED */
+    uint64_t me = this_thread();
+    pthread_mutex_lock(&capture_mu);
+    for (size_t i = 0; i < n_captures; i++) {
+        if (captures[i].mode < context_mode)
+            context_mode = captures[i].mode;
+        if (captures[i].thread == me && captures[i].mode < thread_mode)
+            thread_mode = captures[i].mode;
+    }
+    pthread_mutex_unlock(&capture_mu);
+    bool refused = context_mode < 3 && exchange_mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED &&
+                   (exchange_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL
+                        ? context_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ||
+                              thread_mode == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL
+                        : thread_mode <= ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL);
+    return refused ? emu_error(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, api,
+                               "a stream capture (aclmdlRICaptureBegin) in mode %d is under way: synchronous work is "
+                               "refused (aclmdlRICaptureThreadExchangeMode(RELAXED) lets this thread do it)",
+                               context_mode)
+                   : 0;
+}
+
+void emu_stream_on_kernel_task(emu_task_fn fn)
+{
+    kernel_task = fn;
+}
+
+bool emu_task_is_kernel(emu_task_fn fn)
+{
+    return fn && fn == kernel_task;
 }
 
 uint32_t emu_stream_overflow_switch(emu_stream *s, int set)

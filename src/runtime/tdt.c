@@ -72,18 +72,6 @@ struct acltdtQueueRouteQueryInfo {
     bool has_mode, has_src, has_dst;
 };
 
-/* Grows *items (of elem bytes, *cap of them) to hold one more; false when out of memory. */
-static bool grow(void **items, size_t *cap, size_t n, size_t elem)
-{
-    if (n < *cap)
-        return true;
-    size_t want = *cap ? 2 * *cap : 4;
-    void *p = realloc(*items, want * elem);
-    if (!p)
-        return false;
-    *items = p, *cap = want;
-    return true;
-}
 
 /* A handle argument of kind: 0, or ACL_ERROR_INVALID_PARAM naming it (NULL, stale, another kind). */
 static int check(const void *p, emu_kind kind, const char *api, const char *param)
@@ -545,7 +533,7 @@ ACL_FUNC_VISIBILITY aclError acltdtAddDataItem(acltdtDataset *dataset, acltdtDat
                              memory == 2 ? "device" : "host", memory == 2 ? "host" : "device");
         dataset->memory = memory;
     }
-    if (!grow((void **)&dataset->items, &dataset->cap, dataset->n, sizeof *dataset->items))
+    if (!emu_grow((void **)&dataset->items, &dataset->cap, dataset->n, sizeof *dataset->items))
         return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
     dataset->items[dataset->n++] = dataItem;
     return ACL_SUCCESS;
@@ -623,7 +611,7 @@ static int deserialize(const char *api, const tdt_msg *m, acltdtDataset *ds)
         acltdtDataItem *it = calloc(1, sizeof *it);
         void *data = h.size ? malloc(h.size) : NULL;
         if (!it || (h.size && !data) ||
-            !grow((void **)&ds->items, &ds->cap, ds->n, sizeof *ds->items) ||
+            !emu_grow((void **)&ds->items, &ds->cap, ds->n, sizeof *ds->items) ||
             emu_registry_add(it, EMU_TDT_DATA_ITEM, api) != 0) {
             free(it), free(data);
             return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
@@ -1040,7 +1028,7 @@ ACL_FUNC_VISIBILITY aclError acltdtDestroyQueueRouteList(const acltdtQueueRouteL
 
 static bool route_list_append(acltdtQueueRouteList *list, acltdtQueueRoute r)
 {
-    if (!grow((void **)&list->routes, &list->cap, list->n, sizeof *list->routes))
+    if (!emu_grow((void **)&list->routes, &list->cap, list->n, sizeof *list->routes))
         return false;
     list->routes[list->n++] = r;
     return true;
@@ -1135,7 +1123,7 @@ static bool bind_locked(const acltdtQueueRoute *r, bool bind)
         return false;
     if (at < n_routes)
         return true;
-    if (!grow((void **)&routes, &cap_routes, n_routes, sizeof *routes))
+    if (!emu_grow((void **)&routes, &cap_routes, n_routes, sizeof *routes))
         return false;
     routes[n_routes++] = (tdt_route){r->src, r->dst};
     return true;

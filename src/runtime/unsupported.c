@@ -136,7 +136,6 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *p
 #define KERNELS "launching device kernels (kernel binaries, kernel arguments, aclrtLaunchKernel*)"
 #define VIRTUAL_MEMORY "virtual and physical device memory (aclrtReserveMemAddress, aclrtMallocPhysical, ...)"
 #define MANAGED_MEMORY "managed (unified) memory"
-#define MODEL_RI "model runtime instances (aclmdlRI: building, capturing and executing task graphs)"
 
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
                                                      aclrtBinHandle *binHandle) NOT_SUPPORTED(KERNELS)
@@ -183,18 +182,3 @@ ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareabl
                                                                aclrtDrvMemHandle *handle) NOT_SUPPORTED(VIRTUAL_MEMORY)
 
 ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag) NOT_SUPPORTED(MANAGED_MEMORY)
-
-ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag) NOT_SUPPORTED(MODEL_RI)
-ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve) NOT_SUPPORTED(MODEL_RI)
-ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream,
-                                                uint32_t flag) NOT_SUPPORTED(MODEL_RI)
-ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) NOT_SUPPORTED(MODEL_RI)
-ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) NOT_SUPPORTED(MODEL_RI)
-ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) NOT_SUPPORTED(MODEL_RI)
-ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) NOT_SUPPORTED(MODEL_RI)
-ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI) NOT_SUPPORTED(MODEL_RI)
-ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) NOT_SUPPORTED(MODEL_RI)
-ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI) NOT_SUPPORTED(MODEL_RI)
-
-
-

@@ -244,8 +244,8 @@ static void bad_arguments(aclrtStream a)
     aclrtEvent e;
     expect(aclrtCreateEvent(NULL), ACL_ERROR_INVALID_PARAM, "event is NULL", "create NULL");
     expect(aclrtCreateEventWithFlag(&e, 0x80), ACL_ERROR_INVALID_PARAM, "flag 0x80", "unknown flag");
-    expect(aclrtCreateEventWithFlag(&e, ACL_EVENT_IPC), ACL_ERROR_FEATURE_UNSUPPORTED, "not supported by the emulator",
-           "ipc flag");
+    expect(aclrtCreateEventWithFlag(&e, ACL_EVENT_IPC | ACL_EVENT_SYNC), ACL_ERROR_RT_PARAM_INVALID,
+           "ACL_EVENT_IPC stands alone", "ipc flag with another");
     expect(aclrtRecordEvent(NULL, a), ACL_ERROR_INVALID_PARAM, "event is NULL", "record NULL");
     expect(aclrtStreamWaitEvent(a, NULL), ACL_ERROR_INVALID_PARAM, "event is NULL", "wait NULL");
     expect(aclrtQueryEvent(NULL, NULL), ACL_ERROR_INVALID_PARAM, "event is NULL", "query NULL");
