@@ -144,7 +144,12 @@ def _missing_libraries(exe: Path) -> list[str]:
 
 
 def _run_one(
-    target: Path, argv: Sequence[str], env: dict[str, str], workdir: Path, timeout: float | None
+    target: Path,
+    argv: Sequence[str],
+    env: dict[str, str],
+    workdir: Path,
+    timeout: float | None,
+    trace: Path | None = None,
 ) -> tuple[int, str]:
     """Build (if source) and run one program; returns its exit status and the report.
 
@@ -163,6 +168,8 @@ def _run_one(
         exe = target.resolve()
     report = workdir / f"{target.stem}.report"
     env = dict(env, ACLNN_EMU_REPORT_FILE=str(report))
+    if trace is not None:
+        env["ACLNN_EMU_TRACE_FILE"] = str(trace)
     note = ""
     try:
         proc = subprocess.Popen([str(exe), *argv], env=env)
@@ -235,17 +242,25 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print("aclnn-emu run: a C/C++ compiler (cc, c++) is needed to build sources", file=sys.stderr)
     if args.timeout is not None and not args.timeout > 0:
         raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    trace_dir = Path(args.trace) if args.trace else None
+    if trace_dir is not None:
+        trace_dir.mkdir(parents=True, exist_ok=True)
     worst = 0
     with tempfile.TemporaryDirectory(prefix="aclnn-emu-run-") as tmp:
         for target, argv in targets:
             print(f"== aclnn-emu run {target.name}{' (strict)' if args.strict else ''}", flush=True)
+            trace = trace_dir / f"{target.stem}.trace.json" if trace_dir is not None else None
             try:
-                status, report = _run_one(target, argv, env, Path(tmp), args.timeout)
+                status, report = _run_one(target, argv, env, Path(tmp), args.timeout, trace)
             except CompileError as e:
                 print(f"compilation failed: {target} (the compiler's exit status {e.status})", flush=True)
                 worst = worst or e.status
                 continue
             print(report, end="")
+            if trace_dir is not None:
+                (trace_dir / f"{target.stem}.report").write_text(report)
+                if trace is not None and trace.exists():
+                    print(f"trace: {trace} (Chrome trace event JSON: open it in Perfetto)", flush=True)
             if args.strict and status == 0:
                 misuse, leaks = _strict_findings(report)
                 if misuse or leaks:
@@ -277,6 +292,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--timeout", type=float, metavar="SECONDS",
         help=f"stop a program running longer (SIGTERM, then SIGKILL); its report is still printed, exit status "
         f"{TIMEOUT_STATUS}",
+    )  # fmt: skip
+    run.add_argument(
+        "--trace", metavar="DIR",
+        help="write each program's timeline (operators per stream, model runs, msproftx and mstx marks and "
+        "ranges, steps) to DIR/<name>.trace.json, Chrome trace event JSON that Perfetto opens, with its report "
+        "beside it as DIR/<name>.report",
     )  # fmt: skip
     run.add_argument("program", nargs="?", help="SOURCE.c, SOURCE.cpp or EXECUTABLE")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")

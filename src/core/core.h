@@ -36,7 +36,8 @@
  * streams, then the leaf locks) and the child handlers release them in
  * reverse: one global lock order. */
 enum {
-    EMU_ATFORK_TDT = 201, /* a leaf: nothing is locked under it */
+    EMU_ATFORK_TRACE = 201, /* a leaf: nothing is locked under it */
+    EMU_ATFORK_TDT,       /* a leaf too */
     EMU_ATFORK_MSTX,      /* a leaf too */
     EMU_ATFORK_SUBSCRIBE, /* a leaf too */
     EMU_ATFORK_OPTIONS,
@@ -119,6 +120,26 @@ int emu_kernel_threads(void);
 bool emu_log_enabled(int level);
 void emu_log(int level, const char *fmt, ...) EMU_PRINTF(2, 3);
 double emu_now(void);
+
+/* ---- the trace (trace.c): ACLNN_EMU_TRACE_FILE, Chrome trace event JSON written at exit ---- */
+
+bool emu_trace_on(void);
+double emu_trace_now_us(void);
+/* An event on the calling thread's track: ph 'X' (complete: ts, dur), 'i' (instant), 'B'/'E' (this thread's
+ * nested ranges), 'b'/'e' (async ranges by id). Nothing when tracing is off. */
+void emu_trace_event(char ph, const char *name, const char *cat, double ts_us, double dur_us, uint64_t id);
+/* Names the calling thread's track. */
+void emu_trace_thread_name(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Until emu_trace_track_leave, the calling thread's events go on track key (named by fmt when first used):
+ * a stream's tasks show on the stream's track whichever thread runs them. */
+#define EMU_TRACE_STREAM_TRACKS 10000
+void emu_trace_track_enter(int key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emu_trace_track_leave(void);
+/* An async range: its id (0 when tracing is off), and its end (false for an id no open range has). */
+uint64_t emu_trace_range_begin(const char *name, const char *cat);
+bool emu_trace_range_end(uint64_t id);
+/* Writes the trace now (at exit, and when a fatal signal ends the program). */
+void emu_trace_write(void);
 
 /* ---- the emulated SoC (options.c) ------------------------------------- */
 

@@ -225,6 +225,7 @@ static int run_launch(void *ctx, char *msg, size_t cap)
     int st = l->op->run(l, msg, cap);
     double dt = emu_now() - t0;
     emu_diag_op(l->op->name, dt);
+    emu_trace_event('X', l->op->name, "operator", t0 * 1e6, dt * 1e6, 0);
     if (st)
         emu_log(EMU_LOG_ERROR, "%s kernel failed -> %d: %s", l->op->name, st, msg);
     else

@@ -102,8 +102,7 @@ static void model_unref(model *m)
         release_entry(&m->entries[i]);
     for (size_t i = 0; i < m->n_retired; i++)
         release_entry(&m->retired[i]);
-    for (size_t i = 0; i < m->n_groups; i++) {
-        emu_registry_forget(m->groups[i], EMU_TASK_GROUP);
+    for (size_t i = 0; i < m->n_groups; i++) { /* forgotten by model_retire */
         free(m->groups[i]->at);
         free(m->groups[i]);
     }
@@ -117,6 +116,17 @@ static void model_unref(model *m)
 static void model_release(void *p)
 {
     model_unref(p);
+}
+
+/* Destroys the model's handle and those of its task groups (runs under way keep the model itself). The
+ * groups are forgotten here, not in model_unref: the registry calls that from its own lock. */
+static void model_retire(model *m)
+{
+    pthread_mutex_lock(&m->mu);
+    for (size_t i = 0; i < m->n_groups; i++)
+        emu_registry_forget(m->groups[i], EMU_TASK_GROUP);
+    pthread_mutex_unlock(&m->mu);
+    emu_registry_release(m, EMU_MODEL, sizeof *m, model_release);
 }
 
 static model *model_new(const char *api, bool captured)
@@ -193,9 +203,22 @@ typedef struct launch {
     size_t cursor; /* the next entry: a run that steps aside for fork() resumes here */
 } launch;
 
+static int launch_steps(launch *l, char *msg, size_t cap);
+
 static int launch_run(void *ctx, char *msg, size_t cap)
 {
     launch *l = ctx;
+    double t0 = emu_trace_now_us();
+    int st = launch_steps(l, msg, cap);
+    char name[64];
+    snprintf(name, sizeof name, "aclmdlRI %p", (void *)l->m);
+    if (st != EMU_TASK_AGAIN)
+        emu_trace_event('X', name, "model", t0, emu_trace_now_us() - t0, 0);
+    return st;
+}
+
+static int launch_steps(launch *l, char *msg, size_t cap)
+{
     model *m = l->m;
     for (;;) {
         pthread_mutex_lock(&m->mu);
@@ -338,7 +361,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *mo
     m->ready = !rc && !wrong_thread && !invalid && !open_group;
     pthread_mutex_unlock(&m->mu);
     if (!m->ready) {
-        emu_registry_release(m, EMU_MODEL, sizeof *m, model_release);
+        model_retire(m);
         if (wrong_thread)
             return emu_error(ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, api,
                              "a mode %d capture must end on the thread that began it", capture);
@@ -459,6 +482,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, 
         return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
     }
     *ns = (sink_state){.group = g, .stream = s};
+    pthread_mutex_lock(&g->m->mu);
+    g->m->refs++; /* the update: the group lives as long as its model */
+    pthread_mutex_unlock(&g->m->mu);
     return ACL_SUCCESS;
 }
 
@@ -479,10 +505,12 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
     size_t done = state->next;
     emu_stream_set_sink(s, NULL, NULL, -1);
     free(state);
-    pthread_mutex_lock(&g->m->mu);
+    model *m = g->m;
+    pthread_mutex_lock(&m->mu);
     g->updating = false;
     size_t n = g->n;
-    pthread_mutex_unlock(&g->m->mu);
+    pthread_mutex_unlock(&m->mu);
+    model_unref(m);
     if (done != n)
         return emu_error(ACL_ERROR_RT_INTERNAL_ERROR, api,
                          "%zu of the task group's %zu kernels were replaced: the others are unupdated", done, n);
@@ -673,7 +701,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI)
     EMU_API_ENTRY();
     int st = check_model(api, modelRI, "modelRI");
     if (!st) /* runs under way hold their own reference */
-        emu_registry_release(modelRI, EMU_MODEL, sizeof(model), model_release);
+        model_retire(modelRI);
     return st;
 }
 

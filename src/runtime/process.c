@@ -122,11 +122,13 @@ static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SI
 static void report_on_signal(int sig)
 {
     const char *path = getenv("ACLNN_EMU_REPORT_FILE");
-    if (path && *path && !report_written) {
+    if (!report_written) {
         report_written = 1;
         signal(SIGALRM, SIG_DFL);
         alarm(2);
-        write_report(path);
+        if (path && *path)
+            write_report(path);
+        emu_trace_write();
         alarm(0);
     }
     signal(sig, SIG_DFL);
@@ -136,7 +138,7 @@ static void report_on_signal(int sig)
 __attribute__((constructor)) static void install_report_handlers(void)
 {
     const char *path = getenv("ACLNN_EMU_REPORT_FILE");
-    if (!path || !*path)
+    if ((!path || !*path) && !emu_trace_on())
         return;
     for (size_t i = 0; i < sizeof fatal_signals / sizeof *fatal_signals; i++) {
         struct sigaction old;

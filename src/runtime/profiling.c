@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 
@@ -93,11 +94,20 @@ ACL_FUNC_VISIBILITY aclError aclprofSetConfig(aclprofConfigType configType, cons
     return ACL_SUCCESS;
 }
 
-/* A stamp is a byte of our own: the pointer is all a program uses. */
+/* A stamp carries the message its marks and ranges show on the trace (msproftx's 128-byte limit). */
+#define STAMP_MSG_MAX 128
+
+typedef struct prof_stamp {
+    char msg[STAMP_MSG_MAX];
+} prof_stamp;
+
+/* This thread's aclprofPush ranges, for aclprofPop. */
+static _Thread_local int push_depth;
+
 ACL_FUNC_VISIBILITY void *aclprofCreateStamp(void)
 {
     EMU_API_ENTRY();
-    void *s = malloc(1);
+    prof_stamp *s = calloc(1, sizeof *s);
     if (!s)
         emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
     return s;
@@ -115,37 +125,71 @@ static aclError need(const char *api, const void *p, const char *param)
     return p ? ACL_SUCCESS : emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", param);
 }
 
+/* What a stamp shows: its message, else a name for the call. */
+static const char *stamp_text(const void *stamp, const char *otherwise)
+{
+    const prof_stamp *s = stamp;
+    return s->msg[0] ? s->msg : otherwise;
+}
+
 ACL_FUNC_VISIBILITY aclError aclprofSetStampTraceMessage(void *stamp, const char *msg, uint32_t msgLen)
 {
     EMU_API_ENTRY();
-    (void)msgLen;
     int st = need(api, stamp, "stamp");
-    return st ? st : need(api, msg, "msg");
+    if (!st)
+        st = need(api, msg, "msg");
+    if (!st && msgLen >= STAMP_MSG_MAX)
+        st = emu_error(ACL_ERROR_INVALID_PARAM, api, "msgLen %u is %d or more", (unsigned)msgLen, STAMP_MSG_MAX);
+    if (!st) {
+        prof_stamp *s = stamp;
+        size_t n = strnlen(msg, msgLen);
+        memcpy(s->msg, msg, n);
+        s->msg[n] = '\0';
+    }
+    return st;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofMark(void *stamp)
 {
     EMU_API_ENTRY();
-    return need(api, stamp, "stamp");
+    int st = need(api, stamp, "stamp");
+    if (!st)
+        emu_trace_event('i', stamp_text(stamp, "aclprofMark"), "msproftx", emu_trace_now_us(), 0, 0);
+    return st;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream)
 {
     EMU_API_ENTRY();
-    (void)msgLen, (void)stream;
-    return need(api, msg, "msg");
+    (void)stream;
+    int st = need(api, msg, "msg");
+    if (!st) {
+        char text[STAMP_MSG_MAX];
+        snprintf(text, sizeof text, "%.*s", (int)(msgLen < sizeof text ? msgLen : sizeof text - 1), msg);
+        emu_trace_event('i', text, "msproftx", emu_trace_now_us(), 0, 0);
+    }
+    return st;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofPush(void *stamp)
 {
     EMU_API_ENTRY();
-    return need(api, stamp, "stamp");
+    int st = need(api, stamp, "stamp");
+    if (!st) {
+        push_depth++;
+        emu_trace_event('B', stamp_text(stamp, "aclprofPush"), "msproftx", emu_trace_now_us(), 0, 0);
+    }
+    return st;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofPop(void)
 {
     EMU_API_ENTRY();
     (void)api;
+    if (push_depth > 0) { /* CANN's pop of an empty stack does nothing */
+        push_depth--;
+        emu_trace_event('E', "", "msproftx", emu_trace_now_us(), 0, 0);
+    }
     return ACL_SUCCESS;
 }
 
@@ -155,15 +199,18 @@ ACL_FUNC_VISIBILITY aclError aclprofRangeStart(void *stamp, uint32_t *rangeId)
     int st = need(api, stamp, "stamp");
     if (!st)
         st = need(api, rangeId, "rangeId");
-    if (!st)
-        *rangeId = atomic_fetch_add(&next_range, 1) + 1;
+    if (!st) {
+        uint64_t traced = emu_trace_range_begin(stamp_text(stamp, "aclprofRange"), "msproftx");
+        *rangeId = traced ? (uint32_t)traced : atomic_fetch_add(&next_range, 1) + 1;
+    }
     return st;
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofRangeStop(uint32_t rangeId)
 {
     EMU_API_ENTRY();
-    (void)api, (void)rangeId;
+    (void)api;
+    emu_trace_range_end(rangeId);
     return ACL_SUCCESS;
 }
 
@@ -212,6 +259,9 @@ ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, 
         stepInfo->started = true;
     else
         stepInfo->ended = true;
+    char name[64];
+    snprintf(name, sizeof name, "step %llu %s", (unsigned long long)stepInfo->index, start ? "start" : "end");
+    emu_trace_event('i', name, "step", emu_trace_now_us(), 0, 0);
     emu_log(EMU_LOG_INFO, "%s step %llu %s -> 0", api, (unsigned long long)stepInfo->index, start ? "start" : "end");
     return ACL_SUCCESS;
 }
@@ -236,20 +286,34 @@ static bool mstx_text_ok(const char *text)
     return text && text[0] && !strchr("=+-@", text[0]);
 }
 
+/* With the trace on, marks and ranges are recorded (as CANN records them with msproftx profiling on);
+ * a message CANN's guard refuses is ignored. */
+static void mstx_mark(const char *domain, const char *message)
+{
+    if (mstx_text_ok(message))
+        emu_trace_event('i', message, domain, emu_trace_now_us(), 0, 0);
+}
+
+static mstxRangeId mstx_range(const char *domain, const char *message)
+{
+    return mstx_text_ok(message) ? emu_trace_range_begin(message, domain) : MSTX_INVALID_ID;
+}
+
 ACL_FUNC_VISIBILITY void mstxMarkA(const char *message, aclrtStream stream)
 {
-    (void)message, (void)stream;
+    (void)stream;
+    mstx_mark("mstx", message);
 }
 
 ACL_FUNC_VISIBILITY mstxRangeId mstxRangeStartA(const char *message, aclrtStream stream)
 {
-    (void)message, (void)stream;
-    return MSTX_INVALID_ID;
+    (void)stream;
+    return mstx_range("mstx", message);
 }
 
 ACL_FUNC_VISIBILITY void mstxRangeEnd(mstxRangeId id)
 {
-    (void)id;
+    emu_trace_range_end(id);
 }
 
 ACL_FUNC_VISIBILITY mstxDomainHandle_t mstxDomainCreateA(const char *name)
@@ -288,21 +352,39 @@ ACL_FUNC_VISIBILITY void mstxDomainDestroy(mstxDomainHandle_t handle)
     pthread_mutex_unlock(&mstx_mu);
 }
 
+/* A live domain's name, or NULL (a destroyed or unknown handle does nothing, as in CANN). */
+static bool domain_name(mstxDomainHandle_t handle, char *out, size_t cap)
+{
+    pthread_mutex_lock(&mstx_mu);
+    mstxDomainRegistration_t *d = domains;
+    while (d && d != handle)
+        d = d->next;
+    if (d)
+        snprintf(out, cap, "%s", d->name);
+    pthread_mutex_unlock(&mstx_mu);
+    return d != NULL;
+}
+
 ACL_FUNC_VISIBILITY void mstxDomainMarkA(mstxDomainHandle_t handle, const char *message, aclrtStream stream)
 {
-    (void)handle, (void)message, (void)stream;
+    (void)stream;
+    char name[64];
+    if (emu_trace_on() && domain_name(handle, name, sizeof name))
+        mstx_mark(name, message);
 }
 
 ACL_FUNC_VISIBILITY mstxRangeId mstxDomainRangeStartA(mstxDomainHandle_t handle, const char *message,
                                                       aclrtStream stream)
 {
-    (void)handle, (void)message, (void)stream;
-    return MSTX_INVALID_ID;
+    (void)stream;
+    char name[64];
+    return emu_trace_on() && domain_name(handle, name, sizeof name) ? mstx_range(name, message) : MSTX_INVALID_ID;
 }
 
 ACL_FUNC_VISIBILITY void mstxDomainRangeEnd(mstxDomainHandle_t handle, mstxRangeId id)
 {
-    (void)handle, (void)id;
+    (void)handle;
+    emu_trace_range_end(id);
 }
 
 /* ---- model subscriptions ------------------------------------------------------------------- */

@@ -196,7 +196,10 @@ static void run_head_locked(emu_stream *s, char *msg, size_t cap)
     int st = 0;
     if (!skip) {
         emu_warnings *outer = emu_warnings_capture(&raised);
+        emu_trace_track_enter(EMU_TRACE_STREAM_TRACKS + s->id, "stream %u (device %d)%s", (unsigned)s->id,
+                              (int)s->device, s->is_default ? ", default" : "");
         st = t->fn(t->ctx, msg, cap);
+        emu_trace_track_leave();
         emu_warnings_capture(outer);
     }
     if (st != EMU_TASK_AGAIN) { /* released before it counts as done: a synchronised host sees it gone */
