@@ -225,6 +225,8 @@ OUT_OF_SCOPE = [
     ("aclrtMallocPhysical", (ffi.new("aclrtDrvMemHandle *"), 1 << 20, ffi.new("aclrtPhysicalMemProp *"), 0),
      "virtual and physical device memory"),
     ("aclrtMemAllocManaged", (ffi.new("void **"), 64, 1), "managed (unified) memory"),
+    ("aclmdlLoadFromFile", (b"resnet.om", ffi.new("uint32_t *")), "offline models (.om"),
+    ("aclmdlExecute", (0, ffi.NULL, ffi.NULL), "offline models (.om"),
 ]  # fmt: skip
 
 
@@ -232,6 +234,12 @@ OUT_OF_SCOPE = [
 def test_out_of_scope_calls_say_so(call, args, what):
     msg = _raises(lib.ACL_ERROR_API_NOT_SUPPORT, call, *args)
     assert what in msg and "not supported by the emulator" in msg
+
+
+def test_offline_model_handles_are_refused():
+    assert lib.aclmdlCreateDataset() == ffi.NULL
+    assert "offline models (.om" in errors.recent_error_message()
+    assert lib.aclmdlCreateDesc() == ffi.NULL
 
 
 def test_dump_switches_are_accepted_and_dump_nothing(tmp_path):

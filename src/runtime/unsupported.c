@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "acl/acl_dump.h"
+#include "acl/acl_mdl.h"
 #include "runtime.h"
 
 static aclError not_supported(const char *api, const char *what)
@@ -136,6 +137,7 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *p
 #define KERNELS "launching device kernels (kernel binaries, kernel arguments, aclrtLaunchKernel*)"
 #define VIRTUAL_MEMORY "virtual and physical device memory (aclrtReserveMemAddress, aclrtMallocPhysical, ...)"
 #define MANAGED_MEMORY "managed (unified) memory"
+#define OFFLINE_MODELS "offline models (.om: aclmdlLoad*, aclmdlExecute, their datasets; they need the graph engine and the AI Core)"
 
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
                                                      aclrtBinHandle *binHandle) NOT_SUPPORTED(KERNELS)
@@ -182,3 +184,41 @@ ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareabl
                                                                aclrtDrvMemHandle *handle) NOT_SUPPORTED(VIRTUAL_MEMORY)
 
 ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag) NOT_SUPPORTED(MANAGED_MEMORY)
+
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) NOT_SUPPORTED(OFFLINE_MODELS)
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model, size_t modelSize,
+                                               uint32_t *modelId) NOT_SUPPORTED(OFFLINE_MODELS)
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFileWithMem(const char *modelPath, uint32_t *modelId, void *workPtr,
+                                                       size_t workSize, void *weightPtr,
+                                                       size_t weightSize) NOT_SUPPORTED(OFFLINE_MODELS)
+ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMemWithMem(const void *model, size_t modelSize, uint32_t *modelId,
+                                                      void *workPtr, size_t workSize, void *weightPtr,
+                                                      size_t weightSize) NOT_SUPPORTED(OFFLINE_MODELS)
+ACL_FUNC_VISIBILITY aclError aclmdlQuerySize(const char *fileName, size_t *workSize,
+                                             size_t *weightSize) NOT_SUPPORTED(OFFLINE_MODELS)
+ACL_FUNC_VISIBILITY aclError aclmdlQuerySizeFromMem(const void *model, size_t modelSize, size_t *workSize,
+                                                    size_t *weightSize) NOT_SUPPORTED(OFFLINE_MODELS)
+ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input,
+                                           aclmdlDataset *output) NOT_SUPPORTED(OFFLINE_MODELS)
+ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input, aclmdlDataset *output,
+                                                aclrtStream stream) NOT_SUPPORTED(OFFLINE_MODELS)
+ACL_FUNC_VISIBILITY aclError aclmdlUnload(uint32_t modelId) NOT_SUPPORTED(OFFLINE_MODELS)
+ACL_FUNC_VISIBILITY aclError aclmdlDestroyDataset(const aclmdlDataset *dataset) NOT_SUPPORTED(OFFLINE_MODELS)
+ACL_FUNC_VISIBILITY aclError aclmdlAddDatasetBuffer(aclmdlDataset *dataset,
+                                                    aclDataBuffer *dataBuffer) NOT_SUPPORTED(OFFLINE_MODELS)
+ACL_FUNC_VISIBILITY aclError aclmdlDestroyDesc(aclmdlDesc *modelDesc) NOT_SUPPORTED(OFFLINE_MODELS)
+ACL_FUNC_VISIBILITY aclError aclmdlGetDesc(aclmdlDesc *modelDesc, uint32_t modelId) NOT_SUPPORTED(OFFLINE_MODELS)
+
+ACL_FUNC_VISIBILITY aclmdlDataset *aclmdlCreateDataset(void)
+{
+    EMU_API_ENTRY();
+    not_supported(api, OFFLINE_MODELS);
+    return NULL;
+}
+
+ACL_FUNC_VISIBILITY aclmdlDesc *aclmdlCreateDesc(void)
+{
+    EMU_API_ENTRY();
+    not_supported(api, OFFLINE_MODELS);
+    return NULL;
+}
