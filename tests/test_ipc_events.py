@@ -1,4 +1,4 @@
-"""IPC events between processes, and stream configuration handles.
+"""IPC events and IPC memory between processes, and stream configuration handles.
 
 An IPC event's records are shared: a record pending in one process is seen as pending by another, and a
 synchronisation there waits for it (CANN's IpcEvent). The second process is a fresh interpreter that opens
@@ -7,6 +7,7 @@ the handle this one exported.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -145,3 +146,121 @@ def test_stream_config_handles():
     assert lib.aclrtSetStreamConfigOpt(h, 3, prio, 4) == E.ACL_ERROR_INVALID_PARAM  # no write into a freed one
     assert lib.aclrtCreateStreamV2(s, ffi.NULL) == 0  # every default
     assert lib.aclrtDestroyStream(s[0]) == 0
+
+
+IMPORTER = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    import aclnn_emu
+    from aclnn_emu import errors, ffi, lib
+    aclnn_emu.ensure_device(0)
+    key, mode = sys.argv[1].encode(), sys.argv[2]
+    p = ffi.new("void **")
+    st = lib.aclrtIpcMemImportByKey(p, key, 0)
+    if mode == "refused":
+        assert st == errors.ACL_ERROR_RT_PARAM_INVALID, st
+        print(errors.recent_error_message())
+        sys.exit(0)
+    assert st == 0, errors.recent_error_message()
+    seen = np.frombuffer(ffi.buffer(p[0], 16), np.float32).copy()
+    print(" ".join(str(int(v)) for v in seen), flush=True)
+    ffi.memmove(p[0], np.array([40, 41, 42, 43], np.float32).tobytes(), 16)  # write through the shared pages
+    assert lib.aclrtIpcMemClose(key) == 0
+    assert lib.aclrtMemset(p[0], 16, 0, 16) != 0  # closed: refused like freed memory
+    """
+)
+
+
+def run_importer(key: bytes, mode: str = "ok") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", IMPORTER, key.decode(), mode], capture_output=True, text=True,
+                          timeout=60)  # fmt: skip
+
+
+def export(buf, offset: int, size: int, flags: int = 0) -> bytes:
+    key = ffi.new("char[64]")
+    assert lib.aclrtIpcMemGetExportKey(buf.handle + offset, size, key, 64, flags) == 0, msg()
+    return ffi.string(key)
+
+
+def test_ipc_memory_is_shared_with_another_process():
+    with aclnn_emu.DeviceBuffer(64) as guarded, aclnn_emu.DeviceBuffer(64) as buf:
+        # Not on the whitelist: refused.
+        guarded_key = export(guarded, 0, 64)
+        r = run_importer(guarded_key, "refused")
+        assert r.returncode == 0, r.stderr
+        assert "not on the export's whitelist" in r.stdout
+        assert lib.aclrtIpcMemClose(guarded_key) == 0
+        # The importer's pid is only known once it runs: this export takes every process (the whitelist is
+        # checked with this process's own pid below).
+        buf.copy_from_host(np.arange(16, dtype=np.float32))
+        key = export(buf, 16, 16, flags=1)  # elements 4..7; DISABLE_PID_VALIDATION
+        r = run_importer(key)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.split() == ["4", "5", "6", "7"]
+        # The importer's writes are in this process's block, at the same addresses as before the export.
+        np.testing.assert_array_equal(buf.copy_to_host(np.float32)[4:8], [40, 41, 42, 43])
+        assert lib.aclrtIpcMemClose(key) == 0
+        assert lib.aclrtIpcMemClose(key) == E.ACL_ERROR_RT_PARAM_INVALID
+        r = run_importer(key, "refused")  # closed by its exporter: no new imports
+        assert "no live export" in r.stdout
+
+
+def test_ipc_memory_whitelist_by_pid():
+    with aclnn_emu.DeviceBuffer(64) as buf:
+        buf.copy_from_host(np.arange(16, dtype=np.float32))
+        key = export(buf, 0, 64)
+        me = ffi.new("int32_t[1]", [os.getpid()])
+        assert lib.aclrtIpcMemSetImportPid(key, me, 1) == 0
+        p = ffi.new("void **")
+        assert lib.aclrtIpcMemImportByKey(p, key, 0) == 0  # this process is on the list now
+        assert np.frombuffer(ffi.buffer(p[0], 8), np.float32).tolist() == [0, 1]
+        assert lib.aclrtIpcMemClose(key) == 0  # closes the import first
+        assert lib.aclrtIpcMemClose(key) == 0  # then the export
+        assert lib.aclrtIpcMemSetImportPid(key, me, 1) == E.ACL_ERROR_RT_PARAM_INVALID
+
+
+def test_a_process_leaves_no_shared_memory_names_behind(tmp_path):
+    code = textwrap.dedent(
+        """
+        import aclnn_emu
+        from aclnn_emu import ffi, lib
+        aclnn_emu.ensure_device(0)
+        buf = aclnn_emu.DeviceBuffer(64)
+        key = ffi.new("char[64]")
+        assert lib.aclrtIpcMemGetExportKey(buf.handle, 64, key, 64, 0) == 0
+        ev = ffi.new("aclrtEvent *")
+        assert lib.aclrtCreateEventExWithFlag(ev, 0x40) == 0
+        import os
+        print(os.getpid())
+        """
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    pid = r.stdout.strip()
+    assert not [n for n in os.listdir("/dev/shm") if f"_{pid}_" in n and n.startswith("aclnn_emu_")]
+
+
+def test_ipc_memory_errors():
+    key = ffi.new("char[64]")
+    with aclnn_emu.DeviceBuffer(64) as buf:
+        assert lib.aclrtIpcMemGetExportKey(ffi.NULL, 8, key, 64, 0) == E.ACL_ERROR_INVALID_PARAM
+        assert lib.aclrtIpcMemGetExportKey(buf.handle, 0, key, 64, 0) == E.ACL_ERROR_INVALID_PARAM
+        assert lib.aclrtIpcMemGetExportKey(buf.handle, 8, key, 64, 2) == E.ACL_ERROR_INVALID_PARAM
+        assert lib.aclrtIpcMemGetExportKey(buf.handle, 8, key, 4, 0) == E.ACL_ERROR_INVALID_PARAM
+        assert "too small for the key" in msg()
+        assert lib.aclrtIpcMemGetExportKey(buf.handle, 65, key, 64, 0) == E.ACL_ERROR_RT_PARAM_INVALID
+        host = np.zeros(16, np.uint8)
+        assert lib.aclrtIpcMemGetExportKey(ffi.from_buffer(host), 8, key, 64, 0) == E.ACL_ERROR_RT_PARAM_INVALID
+        assert lib.aclrtIpcMemGetExportKey(buf.handle, 8, key, 64, 0) == 0
+        again = ffi.new("char[64]")
+        assert lib.aclrtIpcMemGetExportKey(buf.handle, 8, again, 64, 0) == E.ACL_ERROR_RT_PARAM_INVALID
+        assert "exported already" in msg()
+        p = ffi.new("void **")
+        assert lib.aclrtIpcMemImportByKey(p, b"no_such_key", 0) == E.ACL_ERROR_RT_PARAM_INVALID
+        assert lib.aclrtIpcMemImportByKey(p, b"../etc", 0) == E.ACL_ERROR_RT_PARAM_INVALID
+        assert lib.aclrtIpcMemClose(key) == 0
+    # The exported block was freed: a fresh allocation never gets its (shared) pages back.
+    with aclnn_emu.DeviceBuffer(64) as fresh:
+        fresh.copy_from_host(np.ones(16, np.float32))
+        assert fresh.copy_to_host(np.float32).tolist() == [1.0] * 16

@@ -25,7 +25,7 @@ extern "C" {
 #define ACL_MINOR_VERSION 17
 #define ACL_PATCH_VERSION 0
 
-/** Flags of aclrtCreateEventWithFlag (ACL_EVENT_IPC is not supported here). */
+/** Flags of aclrtCreateEventWithFlag. */
 #define ACL_EVENT_SYNC 0x00000001U
 #define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
 #define ACL_EVENT_TIME_LINE 0x00000008U
@@ -285,17 +285,48 @@ ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
 /** The process id that owns the device: this process. @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL. */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
 
-/** IPC memory: not supported by the emulator. @returns ACL_ERROR_API_NOT_SUPPORT with a message. */
+/* Device memory shared between processes (POSIX shared memory on the emulator). */
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x1UL
+
+/**
+ * Shares the aclrtMalloc block holding [devPtr, devPtr + size) with other processes; key (len bytes) receives
+ * the name they import it by. The block stays at its addresses here.
+ * @param flags DEFAULT (importers must be on the whitelist, aclrtIpcMemSetImportPid) or DISABLE_PID_VALIDATION.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL arguments, size 0, other flags or a key that does not
+ *          fit in len; ACL_ERROR_RT_PARAM_INVALID for a range outside one device block or a block exported already.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags);
-/** IPC memory: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
+/**
+ * In the exporting process: no more imports of key (those made keep their memory). In an importing one: unmaps
+ * the import (a later use of it is refused, as after aclrtFree).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_PARAM_INVALID for a key this process
+ *          neither exported nor imported.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
-/** IPC memory: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
+/**
+ * Maps the memory another process exported as key: *devPtr is device memory here, until aclrtIpcMemClose.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL arguments or other flags; ACL_ERROR_RT_PARAM_INVALID for a
+ *          key no live export has, or a process not on the export's whitelist.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags);
-/** IPC memory: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
+/**
+ * Adds num processes to the whitelist of this process's export key (64 at most).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL arguments or num 0; ACL_ERROR_RT_PARAM_INVALID for a key
+ *          this process did not export, or a full whitelist.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num);
-/** IPC events: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
+/**
+ * The handle another process opens an ACL_EVENT_IPC event by (its records are shared through POSIX shared memory).
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_PARAM_INVALID for an event that is not IPC.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
-/** IPC events: not supported. @returns ACL_ERROR_API_NOT_SUPPORT. */
+/**
+ * Opens the IPC event of handle: records, waits, synchronisations and aclrtQueryEventStatus act on the shared event.
+ * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for NULL; ACL_ERROR_RT_PARAM_INVALID for a handle of no live event.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event);
 
 /* ---- Out of scope ---------------------------------------------------------

@@ -40,6 +40,7 @@ enum {
     EMU_ATFORK_TDT,       /* a leaf too */
     EMU_ATFORK_MSTX,      /* a leaf too */
     EMU_ATFORK_SUBSCRIBE, /* a leaf too */
+    EMU_ATFORK_IPC,       /* a leaf too */
     EMU_ATFORK_OPTIONS,
     EMU_ATFORK_DIAG,
     EMU_ATFORK_REGISTRY,

@@ -32,6 +32,8 @@ typedef struct block {
     bool device;
     bool owned; /* false: host memory registered with aclrtHostRegister */
     bool reserved; /* aclnnEmuMallocReserved: address space only, never cached */
+    bool shared;   /* exported (aclrtIpcMemGetExportKey): its pages are a shared memory object's, never cached */
+    bool imported; /* another process's export (aclrtIpcMemImportByKey): released by aclrtIpcMemClose */
     int refs;   /* registrations of host memory (of aclrtMallocHost's too: it may be registered) */
     int policy;
     /* The last enqueued work that writes the block (missing-synchronise check) and
@@ -415,16 +417,20 @@ static aclError release(const char *api, void *p, bool device)
         return st;
     pthread_mutex_lock(&mu);
     ptrdiff_t i = find_locked((uintptr_t)p);
-    bool ok = i >= 0 && blocks[i].base == (uintptr_t)p && blocks[i].device == device && blocks[i].owned;
+    const bool imported = i >= 0 && blocks[i].imported;
+    bool ok = i >= 0 && !imported && blocks[i].base == (uintptr_t)p && blocks[i].device == device && blocks[i].owned;
     const size_t size = ok ? blocks[i].size : 0, map_size = ok ? blocks[i].map_size : 0;
     const int policy = ok ? blocks[i].policy : 0;
-    const bool reserved = ok && blocks[i].reserved;
+    const bool reserved = ok && (blocks[i].reserved || blocks[i].shared); /* neither goes back to the cache */
     const bool was_freed = !ok && freed_overlap_locked((uintptr_t)p, 1) >= 0;
     if (ok) {
         memmove(&blocks[i], &blocks[i + 1], (n_blocks - (size_t)i - 1) * sizeof *blocks);
         n_blocks--;
     }
     pthread_mutex_unlock(&mu);
+    if (imported)
+        return emu_error(ACL_ERROR_RT_PARAM_INVALID, api,
+                         "%p is another process's memory (aclrtIpcMemImportByKey): release it with aclrtIpcMemClose", p);
     /* CANN's driver answers an address it did not allocate with "invalid value" (107000). */
     if (was_freed)
         return emu_error(EMU_FREED_MEMORY_STATUS, api, "%p was already freed (double free)", p);
@@ -1392,4 +1398,59 @@ ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffe
     EMU_API_ENTRY();
     const aclDataBuffer *b = live_buffer(dataBuffer, api);
     return b ? b->size : 0;
+}
+
+/* ---- memory shared between processes (ipc.c) ---------------------------------- */
+
+int emu_mem_share(const char *api, const void *p, size_t len, int fd, size_t *offset, size_t *map_size)
+{
+    pthread_mutex_lock(&mu);
+    ptrdiff_t i = find_locked((uintptr_t)p);
+    block *b = i >= 0 ? &blocks[i] : NULL;
+    bool ok = b && b->device && b->owned && !b->imported && !b->reserved &&
+              (uintptr_t)p + len <= b->base + b->size && (uintptr_t)p + len >= (uintptr_t)p;
+    int st = 0;
+    if (!ok)
+        st = emu_error(ACL_ERROR_RT_PARAM_INVALID, api,
+                       "devPtr %p and its %zu bytes are not in one block of aclrtMalloc's device memory", p, len);
+    else if (b->shared)
+        st = emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "the block at %p is exported already", (void *)b->base);
+    /* The block's pages become the shared object's: copy what they hold, then map the object over them. */
+    else if (ftruncate(fd, (off_t)b->map_size) != 0 ||
+             pwrite(fd, (const void *)b->base, b->map_size, 0) != (ssize_t)b->map_size ||
+             mmap((void *)b->base, b->map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+        st = emu_error(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "cannot share the block at %p: %s", (void *)b->base,
+                       strerror(errno));
+    if (!st) {
+        b->shared = true;
+        *offset = (uintptr_t)p - b->base;
+        *map_size = b->map_size;
+    }
+    pthread_mutex_unlock(&mu);
+    return st;
+}
+
+int emu_mem_add_imported(void *base, size_t map_size)
+{
+    if (add_block((uintptr_t)base, map_size, map_size, true, true, 0) != 0)
+        return -1;
+    pthread_mutex_lock(&mu);
+    blocks[find_locked((uintptr_t)base)].imported = true;
+    pthread_mutex_unlock(&mu);
+    return 0;
+}
+
+bool emu_mem_drop_imported(void *base, size_t *map_size)
+{
+    pthread_mutex_lock(&mu);
+    ptrdiff_t i = find_locked((uintptr_t)base);
+    bool ok = i >= 0 && blocks[i].imported && blocks[i].base == (uintptr_t)base;
+    if (ok) {
+        *map_size = blocks[i].map_size;
+        memmove(&blocks[i], &blocks[i + 1], (n_blocks - (size_t)i - 1) * sizeof *blocks);
+        n_blocks--;
+        quarantine_locked((uintptr_t)base, *map_size, true); /* later use is reported, as after aclrtFree */
+    }
+    pthread_mutex_unlock(&mu);
+    return ok;
 }

@@ -183,6 +183,12 @@ typedef struct emu_block_info {
 
 /* Finds the recorded block containing [p, p+len); false when there is none. */
 bool emu_mem_find(const void *p, size_t len, emu_block_info *out);
+/* aclrtIpcMemGetExportKey's part: the device block holding [p, p+len) now lives in the shared memory object fd
+ * (its contents copied, the object mapped over it); p's offset in it and the bytes mapped. 0 or a status. */
+int emu_mem_share(const char *api, const void *p, size_t len, int fd, size_t *offset, size_t *map_size);
+/* Another process's exported block, mapped at base: device memory here until emu_mem_drop_imported. */
+int emu_mem_add_imported(void *base, size_t map_size);
+bool emu_mem_drop_imported(void *base, size_t *map_size);
 /* Records that work enqueued on s (task seq) uses (reads, or writes) the block containing p. */
 void emu_mem_note_use(const void *p, emu_stream *s, uint64_t seq, const char *op, bool writes);
 /* Checks a host read of [p, p+len) against pending operator writes (see validation-mode). */

@@ -97,35 +97,6 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid)
     return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len,
-                                                    uint64_t flags)
-{
-    EMU_API_ENTRY();
-    (void)devPtr, (void)size, (void)key, (void)len, (void)flags;
-    return not_supported(api, "sharing device memory between processes (IPC)");
-}
-
-ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key)
-{
-    EMU_API_ENTRY();
-    (void)key;
-    return not_supported(api, "sharing device memory between processes (IPC)");
-}
-
-ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags)
-{
-    EMU_API_ENTRY();
-    (void)devPtr, (void)key, (void)flags;
-    return not_supported(api, "sharing device memory between processes (IPC)");
-}
-
-ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num)
-{
-    EMU_API_ENTRY();
-    (void)key, (void)pid, (void)num;
-    return not_supported(api, "sharing device memory between processes (IPC)");
-}
-
 /* ---- declared so that programs compile; every parameter goes unused ---- */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #define NOT_SUPPORTED(what)                   \
