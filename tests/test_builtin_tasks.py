@@ -86,9 +86,11 @@ def test_value_wait_conditions(flag, word, value, met):
             s.synchronize()
         else:
             assert lib.aclrtSynchronizeStreamWithTimeout(s.handle, 30) == E.ACL_ERROR_RT_STREAM_SYNC_TIMEOUT
-            # Release it so the stream can be destroyed: a write that meets every condition tested here.
+            # Release it with a value write (which wakes it at once) meeting the condition tested here.
             target = {0: value, 1: value, 2: value, 3: 0}[flag]
-            buf.copy_from_host(np.array([target], np.uint64))
+            with aclnn_emu.Stream() as other:
+                assert lib.aclrtValueWrite(buf.handle, target, 0, other.handle) == 0
+                other.synchronize()
             s.synchronize()
 
 

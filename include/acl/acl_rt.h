@@ -1072,7 +1072,9 @@ ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint
 
 /**
  * Enqueues a wait on stream until the 64-bit word at devAddr meets flag's condition
- * (ACL_STREAM_WAIT_VALUE_*) against value; later work on stream runs after it.
+ * (ACL_STREAM_WAIT_VALUE_*) against value; later work on stream runs after it. A write by
+ * aclrtValueWrite wakes it at once; another write (a copy, an operator, the host) is seen at its next
+ * look, within a millisecond, and is not synchronised with it: use aclrtValueWrite for a flag.
  * @returns as aclrtValueWrite, with ACL_ERROR_RT_PARAM_INVALID for a flag that is no condition.
  */
 ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);

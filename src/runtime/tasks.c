@@ -22,7 +22,9 @@
 /* Every value task reads and writes its word under one lock, so that a wait
  * sees a write whole whatever the word's alignment; a write wakes the waits.
  * A wait also looks again every VALUE_POLL_MS, because the word may change by
- * other means (a copy, an operator, the host). */
+ * other means (a copy, an operator, the host); those writes are not ordered
+ * with the wait's read (as on a device polling memory the host writes), so a
+ * program that needs the word seen whole writes it with aclrtValueWrite. */
 static pthread_mutex_t value_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t value_cv = PTHREAD_COND_INITIALIZER;
 #define VALUE_POLL_MS 1

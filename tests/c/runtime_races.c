@@ -2,8 +2,8 @@
  * The runtime's new blocking primitives under concurrency (ThreadSanitizer
  * watches this in the "concurrency" suite): four senders and four receivers
  * racing on one tdt channel of capacity 2; value waits on two streams released
- * by writes from a third and by the host; captures on two streams from two
- * threads, replayed from both.
+ * by writes from a third stream and from another host thread's stream;
+ * captures on two streams from two threads, replayed from both.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -75,13 +75,17 @@ static void channel_race(void)
     expect(acltdtDestroyChannel(channel), 0, NULL, "destroy channel");
 }
 
+/* Another host thread releases a wait with a value write on a stream of its own. */
 static void *host_writer(void *arg)
 {
-    uint64_t one = 1;
     struct timespec nap = {0, 2000000};
     nanosleep(&nap, NULL);
     aclrtSetDevice(0);
-    aclrtMemcpy(arg, 8, &one, 8, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtStream s;
+    aclrtCreateStream(&s);
+    expect(aclrtValueWrite(arg, 1, 0, s), 0, NULL, "write from another thread");
+    aclrtSynchronizeStream(s);
+    aclrtDestroyStream(s);
     return NULL;
 }
 
@@ -91,7 +95,7 @@ static void value_waits(void)
     aclrtCreateStream(&a), aclrtCreateStream(&b), aclrtCreateStream(&c);
     void *flags;
     expect(aclrtMalloc(&flags, 16, ACL_MEM_MALLOC_HUGE_FIRST), 0, NULL, "malloc");
-    aclrtMemset(flags, 16, 0, 16);
+    expect(aclrtMemset(flags, 16, 0, 16), 0, NULL, "clear"); /* before any wait exists */
     for (int round = 0; round < 50; round++) {
         uint64_t want = (uint64_t)round + 1;
         expect(aclrtValueWait(flags, want, ACL_STREAM_WAIT_VALUE_GEQ, a), 0, NULL, "wait a");
@@ -102,7 +106,8 @@ static void value_waits(void)
         expect(aclrtSynchronizeStream(a), 0, NULL, "sync a");
         expect(aclrtSynchronizeStream(b), 0, NULL, "sync b");
         pthread_join(t, NULL);
-        aclrtMemset((char *)flags + 8, 8, 0, 8);
+        expect(aclrtValueWrite((char *)flags + 8, 0, 0, c), 0, NULL, "re-arm");
+        expect(aclrtSynchronizeStream(c), 0, NULL, "sync re-arm");
     }
     expect(aclrtSynchronizeStream(c), 0, NULL, "sync c");
     aclrtFree(flags);
