@@ -307,3 +307,17 @@ def test_process_queries_and_dump_switches(tmp_path):
     assert lib.aclmdlSetDump(b"/nonexistent/dump.json") == errors.ACL_ERROR_INVALID_PARAM
     assert "cannot be read" in ae.errors.recent_error_message()
     assert lib.aclmdlFinalizeDump() == 0
+
+
+def test_thread_last_task_id_and_func_handle_of_an_exception():
+    ae.ensure_device()
+    with ae.Stream() as s, ae.DeviceBuffer(16) as buf:
+        task = ffi.new("uint32_t *")
+        host = np.zeros(4, np.float32)
+        for want in (1, 2):  # a stream numbers its work from 1, as exception information reports it
+            assert lib.aclrtMemcpyAsync(buf.handle, 16, ffi.from_buffer(host), 16, 1, s.handle) == 0
+            assert lib.aclrtGetThreadLastTaskId(task) == 0 and task[0] == want
+        s.synchronize()
+    assert lib.aclrtGetThreadLastTaskId(ffi.NULL) == errors.ACL_ERROR_INVALID_PARAM
+    func = ffi.new("aclrtFuncHandle *")
+    assert lib.aclrtGetFuncHandleFromExceptionInfo(ffi.NULL, func) == -1  # ACL_ERROR_INVALID_EXCEPTION_INFO

@@ -1339,6 +1339,16 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
 ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtLabelList labelList,
                                                      aclrtStream stream);
 
+
+/** The task id of the calling thread's last enqueued work (the id exception information reports). */
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
+/**
+ * The kernel function of a failed task: the emulator's failed tasks are operators, not kernels launched from a
+ * binary, so *func is NULL and the answer is ACL_ERROR_RT_PARAM_INVALID (CANN's for an exception without one).
+ * @returns 0xFFFFFFFF (ACL_ERROR_INVALID_EXCEPTION_INFO) for a NULL info; ACL_ERROR_INVALID_PARAM for a NULL func.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info, aclrtFuncHandle *func);
+
 #ifdef __cplusplus
 }
 #endif

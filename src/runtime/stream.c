@@ -172,6 +172,35 @@ EXCEPTION_FIELD(aclrtGetThreadIdFromExceptionInfo, tid)
 EXCEPTION_FIELD(aclrtGetDeviceIdFromExceptionInfo, deviceid)
 EXCEPTION_FIELD(aclrtGetErrorCodeFromExceptionInfo, retcode)
 
+/* The task id (the stream's sequence number, as exception information gives it) of this thread's last work. */
+static _Thread_local uint32_t last_task_id;
+
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId)
+{
+    EMU_API_ENTRY();
+    if (!taskId)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "taskId is NULL");
+    *taskId = last_task_id;
+    return ACL_SUCCESS;
+}
+
+/* CANN answers a NULL info with ACL_ERROR_INVALID_EXCEPTION_INFO (0xFFFFFFFF), like the field getters. */
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info, aclrtFuncHandle *func)
+{
+    EMU_API_ENTRY();
+    if (!info) {
+        emu_error(ACL_ERROR_INVALID_PARAM, api, "info is NULL");
+        return (aclError)0xFFFFFFFFu;
+    }
+    if (!func)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "func is NULL");
+    *func = NULL;
+    return emu_error(ACL_ERROR_RT_PARAM_INVALID, api,
+                     "task %u was not a kernel launched from a binary (aclrtBinaryLoad* is not emulated): it has no "
+                     "function handle",
+                     (unsigned)info->taskid);
+}
+
 /* How long a waiting host thread polls before it sleeps: short tasks finish
  * sooner than a futex wake-up takes. */
 #define SPIN_POLLS 4000
@@ -491,6 +520,7 @@ int emu_stream_enqueue_bound(emu_stream *s, emu_task_fn fn, emu_release_fn relea
         s->head = t;
     s->tail = t;
     uint64_t n = ++s->enqueued;
+    last_task_id = (uint32_t)n;
     if (launch_blocking && s->head == t && !s->running) {
         /* Nothing ahead of it: run it here, as a host that synchronises would,
          * without waking the worker (a wake-up costs more than a small task). */
