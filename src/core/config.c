@@ -33,6 +33,8 @@ static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int forked_child; /* this process is a fork() child of one that used the library */
 static atomic_bool device_count_locked; /* between aclInit and aclFinalize */
+static atomic_uint_fast64_t cfg_generation; /* bumped by every change a plan made earlier may depend on */
+static atomic_int procs;                    /* omp_get_num_procs() once: it costs a system call */
 
 static void log_lock(void)
 {
@@ -49,12 +51,23 @@ static void log_unlock_child(void)
     /* GNU OpenMP's thread pool does not survive fork(): kernels in the child
      * run on the calling thread (same results: they are thread-count invariant). */
     atomic_store(&forked_child, 1);
+    emu_config_changed();
     pthread_mutex_unlock(&log_mu);
 }
 
 __attribute__((constructor(EMU_ATFORK_OPTIONS))) static void options_atfork(void)
 {
     pthread_atfork(log_lock, log_unlock, log_unlock_child);
+}
+
+uint64_t emu_config_generation(void)
+{
+    return atomic_load(&cfg_generation);
+}
+
+void emu_config_changed(void)
+{
+    atomic_fetch_add(&cfg_generation, 1);
 }
 
 bool emu_forked_child(void)
@@ -184,8 +197,10 @@ int emu_kernel_threads(void)
         return 1;
     int n = emu_threads();
 #ifdef _OPENMP
-    if (n <= 0)
+    if (n <= 0 && (n = atomic_load(&procs)) <= 0) {
         n = omp_get_num_procs();
+        atomic_store(&procs, n);
+    }
 #endif
     return n > 0 ? n : 1;
 }
@@ -260,6 +275,7 @@ emu_config_result emu_config_set(const char *name, int64_t value, int *lo, int *
         if (value < 0)
             return EMU_CONFIG_RANGE;
         atomic_store(&cfg_cache_bytes, (uint64_t)value);
+        emu_config_changed();
         return EMU_CONFIG_OK;
     }
     const option_slot *o = find_option(name);
@@ -272,6 +288,7 @@ emu_config_result emu_config_set(const char *name, int64_t value, int *lo, int *
     if (o->slot == &cfg_device_count && atomic_load(&device_count_locked))
         return EMU_CONFIG_LOCKED;
     atomic_store(o->slot, (int)value);
+    emu_config_changed();
     return EMU_CONFIG_OK;
 }
 
@@ -299,6 +316,7 @@ emu_config_result emu_config_set_soc(const char *name)
     if (atomic_load(&device_count_locked))
         return EMU_CONFIG_LOCKED;
     atomic_store(&cfg_soc, i);
+    emu_config_changed();
     return EMU_CONFIG_OK;
 }
 

@@ -80,6 +80,10 @@ enum {
 
 /* True in a fork() child of a process that used the library: kernels run serially there. */
 bool emu_forked_child(void);
+/* A count bumped by every change that phase one may depend on (options, SoC, aclInit/aclFinalize, fork):
+ * an executor made under another generation is not reused by aclnnEmuRunArrays. */
+uint64_t emu_config_generation(void);
+void emu_config_changed(void);
 
 /* ---- errors (error.c) ------------------------------------------------- */
 

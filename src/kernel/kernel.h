@@ -84,6 +84,11 @@ static inline bool emu_row_finite(const float *row, int64_t n)
 void emu_view_fill_bytes(const emu_view *v, int byte);
 void emu_stream_fence(void);
 
+/* Runs team(ctx) on each of `threads` threads (an OpenMP team: the worksharing loops inside it split
+ * their iterations), OR-ing what they return; with one thread, on the caller directly, where the loops
+ * run whole: a team of one still costs libgomp's set-up, more than a tiny problem's whole run. */
+int emu_parallel(int threads, int (*team)(void *ctx), void *ctx);
+
 /* ---- scratch, booked in the plan (oneDNN's scratchpad) ----
  *
  * A kernel never allocates. Its family's booking step (called by the run
@@ -108,6 +113,7 @@ typedef struct emu_scratch {
     size_t offset[EMU_SCRATCH_KEYS]; /* from the block, or from a thread's part; set by emu_scratch_layout */
     size_t shared_bytes, thread_bytes;
     unsigned char *base; /* the granted block */
+    size_t block_bytes;  /* its size (at least the layout's) */
 } emu_scratch;
 
 /* Books count * item bytes under key (a key booked again keeps the larger size: paths that may run one

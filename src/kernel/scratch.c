@@ -24,6 +24,16 @@ int emu_thread_num(void)
 #endif
 }
 
+int emu_parallel(int threads, int (*team)(void *ctx), void *ctx)
+{
+    if (threads <= 1)
+        return team(ctx);
+    int status = 0;
+#pragma omp parallel num_threads(threads) reduction(| : status)
+    status |= team(ctx);
+    return status;
+}
+
 void emu_scratch_book(emu_scratch *s, int key, size_t count, size_t item, bool per_thread)
 {
     if (key < 0 || key >= EMU_SCRATCH_KEYS) {

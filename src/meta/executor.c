@@ -452,6 +452,26 @@ int emu_run_misuse(const char *op, char *msg, size_t cap, const char *fmt, ...)
     return ACLNN_ERR_PARAM_INVALID;
 }
 
+/* A thread's last small scratch block, kept for its next run (small runs repeat: a page-aligned
+ * allocation costs a good part of a tiny operator's run); freed when the thread exits. */
+#define SPARE_MAX ((size_t)1 << 20)
+static _Thread_local struct {
+    void *block;
+    size_t size;
+} spare;
+static pthread_key_t spare_key;
+static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
+
+static void spare_free(void *block)
+{
+    free(block);
+}
+
+static void spare_key_create(void)
+{
+    (void)pthread_key_create(&spare_key, spare_free);
+}
+
 int emu_scratch_grant(emu_scratch *s, int threads, const char *op, char *msg, size_t cap)
 {
     s->base = NULL;
@@ -459,8 +479,16 @@ int emu_scratch_grant(emu_scratch *s, int threads, const char *op, char *msg, si
     void *block = NULL;
     if (total == 0)
         return 0;
+    if (spare.block && spare.size >= total) {
+        s->base = spare.block;
+        s->block_bytes = spare.size;
+        spare.block = NULL;
+        pthread_setspecific(spare_key, NULL);
+        return 0;
+    }
     if (total != SIZE_MAX && posix_memalign(&block, 4096, total) == 0) {
         s->base = block;
+        s->block_bytes = total;
         return 0;
     }
     if (total == SIZE_MAX)
@@ -472,6 +500,11 @@ int emu_scratch_grant(emu_scratch *s, int threads, const char *op, char *msg, si
 
 void emu_scratch_release(emu_scratch *s)
 {
-    free(s->base);
+    if (s->base && !spare.block && s->block_bytes <= SPARE_MAX && pthread_once(&spare_once, spare_key_create) == 0 &&
+        pthread_setspecific(spare_key, s->base) == 0) {
+        spare.block = s->base, spare.size = s->block_bytes;
+    } else {
+        free(s->base);
+    }
     s->base = NULL;
 }

@@ -224,6 +224,7 @@ ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath)
     }
     initialized = true;
     generation++;
+    emu_config_changed();
     emu_device_count_lock(true);
     pthread_mutex_unlock(&rt_mu);
     read_dump_config(config);
@@ -277,6 +278,7 @@ int emu_devices_shutdown(const char *api, emu_stream ***streams, size_t *n_strea
         devices[d] = (device){0};
     }
     initialized = false;
+    emu_config_changed();
     emu_device_count_lock(false);
     pthread_mutex_unlock(&rt_mu);
     *streams = list;

@@ -606,7 +606,8 @@ int emu_stream_sync(emu_stream *s, const char *api, int32_t timeout_ms)
         s->host_synced = target;
     int st = s->error_status;
     char msg[EMU_MSG_MAX];
-    snprintf(msg, sizeof msg, "%s", s->error_msg);
+    if (st)
+        snprintf(msg, sizeof msg, "%s", s->error_msg);
     uint64_t skipped = s->skipped;
     s->error_status = 0;
     s->error_msg[0] = '\0';

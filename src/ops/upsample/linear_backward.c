@@ -594,6 +594,39 @@ void upsample_linear_fast_backward_book(const upsample_plan *p, emu_scratch *s)
         emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + i, sizes[i], 1, true);
 }
 
+typedef struct backward_team_ctx {
+    upsample_ctx *x;
+    const size_t *sizes; /* row_sizes' */
+    int64_t tasks;
+} backward_team_ctx;
+
+/* One thread's share of the input rows, with its row buffers; 1 when they were not booked. */
+static int backward_team(void *arg)
+{
+    const backward_team_ctx *team = arg;
+    upsample_ctx *x = team->x;
+    const upsample_plan *p = x->p;
+    int missing = 0;
+    void *bufs[7];
+    for (int i = 0; i < 7; i++)
+        missing |= !(bufs[i] = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW + i, team->sizes[i]));
+    upsample_scratch sc = {
+        .rows = bufs[0], .tags = bufs[1], .slots = all_slots(p, p->axes == 3 ? x->td.taps : 1, x->th.taps),
+        .part = bufs[2], .acc = bufs[3], .res = bufs[4], .ptrs = bufs[5], .phases = bufs[6],
+    };
+    if (!missing) /* acc's tail past the row stays zero: padded taps and the polyphase split read it */
+        memset(sc.acc, 0, team->sizes[3]);
+    for (int64_t i = 0; !missing && i < sc.slots; i++)
+        sc.tags[i] = -1;
+    sc.slice = missing ? NULL : sc.rows + sc.slots * p->axis[UPSAMPLE_W].out * x->vec;
+#pragma omp for schedule(static)
+    for (int64_t t = 0; t < team->tasks; t++)
+        if (!missing)
+            upsample_task(x, &sc, t);
+    emu_stream_fence();
+    return missing;
+}
+
 int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
                                   bool *nonfinite, char *msg, size_t cap)
 {
@@ -621,27 +654,8 @@ int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out,
     /* Tiny problems run on the calling worker: waking a thread team costs more. */
     const int64_t rows = planes * x.in_d * p->axis[UPSAMPLE_H].in;
     const int threads = rows * p->axis[UPSAMPLE_W].out * x.vec < 32768 ? 1 : p->threads;
-    (void)threads; /* unused when built without OpenMP */
-    int missing = 0;
-#pragma omp parallel num_threads(threads) reduction(| : missing)
-    {
-        void *bufs[7];
-        for (int i = 0; i < 7; i++)
-            missing |= !(bufs[i] = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW + i, sizes[i]));
-        upsample_scratch sc = {
-            .rows = bufs[0], .tags = bufs[1], .slots = all_slots(p, p->axes == 3 ? x.td.taps : 1, x.th.taps), .part = bufs[2], .acc = bufs[3], .res = bufs[4], .ptrs = bufs[5], .phases = bufs[6],
-        };
-        if (!missing) /* acc's tail past the row stays zero: padded taps and the polyphase split read it */
-            memset(sc.acc, 0, sizes[3]);
-        for (int64_t i = 0; !missing && i < sc.slots; i++)
-            sc.tags[i] = -1;
-        sc.slice = missing ? NULL : sc.rows + sc.slots * p->axis[UPSAMPLE_W].out * x.vec;
-#pragma omp for schedule(static)
-        for (int64_t t = 0; t < tasks; t++)
-            if (!missing)
-                upsample_task(&x, &sc, t);
-        emu_stream_fence();
-    }
+    backward_team_ctx team = {.x = &x, .sizes = sizes, .tasks = tasks};
+    const int missing = emu_parallel(threads, backward_team, &team);
     if (missing)
         return snprintf(msg, cap, "the per-thread row buffers were not booked"), EMU_KERNEL_ERR_INNER;
     *nonfinite = x.nonfinite != 0;

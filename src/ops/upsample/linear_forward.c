@@ -351,6 +351,43 @@ void upsample_linear_fast_forward_book(const upsample_plan *p, emu_scratch *s)
     }
 }
 
+typedef struct forward_team_ctx {
+    const resize_ctx *x;
+    int64_t tasks;
+} forward_team_ctx;
+
+/* One thread's share of the output rows (slices), with its row buffers; 1 when they were not booked. */
+static int forward_team(void *arg)
+{
+    const forward_team_ctx *team = arg;
+    const resize_ctx *x = team->x;
+    const upsample_plan *p = x->p;
+    const upsample_axis *ah = &p->axis[UPSAMPLE_H], *aw = &p->axis[UPSAMPLE_W];
+    const bool volume = p->axes == 3;
+    const emu_scratch *s = &p->scratch;
+    const size_t in_row = (size_t)(aw->in * x->vec) * sizeof(float), row = (size_t)(aw->out * x->vec) * sizeof(float);
+    resize_scratch sc = {.in_row = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW, in_row),
+                         .wrow = {emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 1, row),
+                                  emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 2, row)},
+                         .tag = {-1, -2},
+                         .res = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 3, row),
+                         .slice_tag = {-1, -2}};
+    int missing = !sc.in_row || !sc.wrow[0] || !sc.wrow[1] || !sc.res;
+    if (volume) {
+        const size_t slice = (size_t)ah->out * row;
+        sc.slice[0] = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 4, slice);
+        sc.slice[1] = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 5, slice);
+        missing |= !sc.slice[0] || !sc.slice[1];
+    }
+#pragma omp for schedule(static)
+    for (int64_t t = 0; t < team->tasks; t++)
+        if (!missing)
+            (volume ? resize_slice : resize_row)(x, &sc, t);
+    if (x->stream)
+        emu_stream_fence(); /* order this thread's streaming stores before the stream reports completion */
+    return missing;
+}
+
 int upsample_linear_fast_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg,
                                  size_t cap)
 {
@@ -372,32 +409,8 @@ int upsample_linear_fast_forward(const emu_view *in, const emu_view *out, const 
         return snprintf(msg, cap, "the interpolation tables were not booked"), EMU_KERNEL_ERR_INNER;
     /* Tiny problems run on the calling worker: waking a thread team costs more. */
     const int threads = tasks * (volume ? ah->out : 1) * aw->out * x.vec < 32768 ? 1 : p->threads;
-    (void)threads; /* unused when built without OpenMP */
-    int missing = 0;
-#pragma omp parallel num_threads(threads) reduction(| : missing)
-    {
-        const emu_scratch *s = &p->scratch;
-        const size_t in_row = (size_t)(aw->in * x.vec) * sizeof(float), row = (size_t)(aw->out * x.vec) * sizeof(float);
-        resize_scratch sc = {.in_row = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW, in_row),
-                             .wrow = {emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 1, row),
-                                      emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 2, row)},
-                             .tag = {-1, -2},
-                             .res = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 3, row),
-                             .slice_tag = {-1, -2}};
-        missing |= !sc.in_row || !sc.wrow[0] || !sc.wrow[1] || !sc.res;
-        if (volume) {
-            const size_t slice = (size_t)ah->out * row;
-            sc.slice[0] = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 4, slice);
-            sc.slice[1] = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 5, slice);
-            missing |= !sc.slice[0] || !sc.slice[1];
-        }
-#pragma omp for schedule(static)
-        for (int64_t t = 0; t < tasks; t++)
-            if (!missing)
-                (volume ? resize_slice : resize_row)(&x, &sc, t);
-        if (x.stream)
-            emu_stream_fence(); /* order this thread's streaming stores before the stream reports completion */
-    }
+    forward_team_ctx team = {.x = &x, .tasks = tasks};
+    const int missing = emu_parallel(threads, forward_team, &team);
     if (missing)
         return snprintf(msg, cap, "the per-thread row buffers were not booked"), EMU_KERNEL_ERR_INNER;
     return 0;
