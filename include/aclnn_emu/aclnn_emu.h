@@ -11,6 +11,7 @@
 #define ACLNN_EMU_ACLNN_EMU_H_
 
 #include "../acl/acl_base.h"
+#include "../aclnn/acl_meta.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -118,6 +119,36 @@ ACL_FUNC_VISIBILITY aclError aclnnEmuMallocReserved(void **devPtr, size_t size);
  * @returns ACL_SUCCESS; ACL_ERROR_INVALID_PARAM for an unknown flag (nothing changes).
  */
 ACL_FUNC_VISIBILITY aclError aclnnEmuSetLaunchMode(uint32_t flags);
+
+/** What aclnnEmuRunArrays returns, having run nothing, for an executor to plan again. */
+#define ACLNN_EMU_PLAN_STALE 569999
+
+/**
+ * Runs a repeatable executor (aclSetAclOpExecutorRepeatable) once on host
+ * arrays and waits for it: for language bindings that keep the executor of
+ * each argument signature they saw (the Python array API), so that a call
+ * with the same shapes, dtypes, formats and attributes skips phase one,
+ * whose checks would give the same answer. In one call: the n tensor
+ * addresses (the operator's inputs then outputs, as aclSetInputTensorAddr
+ * and aclSetOutputTensorAddr number them) apply to this run alone; each
+ * tensor's bytes are registered as host memory for the run (as
+ * aclrtHostRegister; memory recorded already is used as it is); the
+ * executor is launched on stream with the ACLNN_EMU_LAUNCH_* flags for this
+ * launch (as aclnnEmuSetLaunchMode with ACLNN_EMU_LAUNCH_ONCE); the stream is
+ * synchronised (aclrtSynchronizeStream: its warnings and errors are this
+ * thread's); the registrations are undone. Every check of phase two runs.
+ * pendingWarnings (may be NULL) receives aclnnEmuPendingWarnings() after it.
+ * @returns ACLNN_SUCCESS or the launch's or the synchronisation's status;
+ * ACLNN_EMU_PLAN_STALE, with nothing run, when the executor is gone, was
+ * planned before a change of settings (aclnnEmuSetOption, aclnnEmuSetSoc,
+ * aclInit/aclFinalize, fork()) or its workspace is no longer device memory;
+ * ACLNN_ERR_PARAM_NULLPTR for NULL addrs; ACLNN_ERR_PARAM_INVALID for an
+ * executor that is not repeatable, n other than its tensor count or an
+ * unknown flag.
+ */
+ACL_FUNC_VISIBILITY aclnnStatus aclnnEmuRunArrays(aclOpExecutor *executor, void *const *addrs, size_t n,
+                                                  void *workspace, uint64_t workspaceSize, aclrtStream stream,
+                                                  uint32_t flags, uint64_t *pendingWarnings);
 
 /**
  * Outputs that CANN's kernels leave unwritten (an empty input with a

@@ -21,6 +21,7 @@
 struct aclOpExecutor {
     pthread_mutex_t mu;
     bool repeatable;
+    uint64_t generation; /* emu_config_generation() at phase one */
     emu_launch *plan; /* tensors and attributes as captured at phase one (workspace unset) */
 };
 
@@ -77,6 +78,7 @@ int emu_executor_create(const emu_op_def *op, const aclTensor *const *tensors, c
         return emu_error(ACLNN_ERR_INNER_CREATE_EXECUTOR, api, "cannot create the executor's lock");
     }
     ex->repeatable = false;
+    ex->generation = emu_config_generation();
     ex->plan = plan;
     plan->op = op;
     plan->workspace_size = workspace_size;
@@ -288,7 +290,7 @@ emu_view emu_launch_view(const emu_launch *l, size_t index)
  * executor whatever happens next (as CANN's framework releases it on every
  * outcome, so a failed launch leaks nothing). Of two threads launching one
  * single-use executor exactly one gets it; the other is told it was used up. */
-static int executor_claim(const emu_op_def *op, aclOpExecutor *executor, emu_launch **out)
+static int executor_claim(const emu_op_def *op, aclOpExecutor *executor, void *const *addrs, emu_launch **out)
 {
     const char *api = op->name;
     int st = executor_pin(api, executor);
@@ -305,9 +307,11 @@ static int executor_claim(const emu_op_def *op, aclOpExecutor *executor, emu_lau
     /* Each run gets its own snapshot, so rebinding addresses or destroying a
      * repeatable executor never disturbs runs already enqueued. */
     emu_launch *l = st ? NULL : malloc(launch_bytes(plan->params_size));
-    if (l)
+    if (l) {
         memcpy(l, plan, launch_bytes(plan->params_size));
-    else if (!st)
+        for (size_t i = 0; addrs && i < op->n_inputs + op->n_outputs; i++)
+            l->tensors[i].data = addrs[i];
+    } else if (!st)
         st = emu_error(ACLNN_ERR_INNER, api, "out of memory");
     pthread_mutex_unlock(&executor->mu);
     emu_registry_unpin(executor);
@@ -316,12 +320,18 @@ static int executor_claim(const emu_op_def *op, aclOpExecutor *executor, emu_lau
 }
 
 static int launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
-                  aclrtStream stream);
+                  void *const *addrs, aclrtStream stream);
 
 int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
                         aclrtStream stream)
 {
-    const int st = launch(op, workspace, workspace_size, executor, stream);
+    return emu_executor_launch_at(op, workspace, workspace_size, executor, NULL, stream);
+}
+
+int emu_executor_launch_at(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
+                           void *const *addrs, aclrtStream stream)
+{
+    const int st = launch(op, workspace, workspace_size, executor, addrs, stream);
     if (launch_once.pending) {
         launch_once.pending = false;
         fill_unwritten = launch_once.fill;
@@ -331,11 +341,11 @@ int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspac
 }
 
 static int launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
-                  aclrtStream stream)
+                  void *const *addrs, aclrtStream stream)
 {
     const char *api = op->name;
     emu_launch *l = NULL;
-    int st = executor_claim(op, executor, &l);
+    int st = executor_claim(op, executor, addrs, &l);
     if (st)
         return st;
     /* From here on the executor is not touched: a single-use one is gone. */
@@ -376,6 +386,73 @@ static int launch(const emu_op_def *op, void *workspace, uint64_t workspace_size
     emu_log(EMU_LOG_INFO, "%s workspaceSize=%llu stream=%p -> 0 (enqueued)", api, (unsigned long long)workspace_size,
             stream);
     return ACLNN_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnEmuRunArrays(aclOpExecutor *executor, void *const *addrs, size_t n,
+                                                  void *workspace, uint64_t workspaceSize, aclrtStream stream,
+                                                  uint32_t flags, uint64_t *pendingWarnings)
+{
+    const char *api = "aclnnEmuRunArrays";
+    emu_diag_api(api);
+    if (!executor || !addrs)
+        return emu_error(ACLNN_ERR_PARAM_NULLPTR, api, "%s is NULL", executor ? "addrs" : "executor");
+    if (flags & ~(uint32_t)(ACLNN_EMU_LAUNCH_BLOCKING | ACLNN_EMU_LAUNCH_FILL_UNWRITTEN))
+        return emu_error(ACLNN_ERR_PARAM_INVALID, api, "flags 0x%x has bits other than ACLNN_EMU_LAUNCH_BLOCKING "
+                         "and ACLNN_EMU_LAUNCH_FILL_UNWRITTEN", (unsigned)flags);
+    if (emu_registry_pin(executor, EMU_EXECUTOR) != EMU_LIVE)
+        return emu_error(ACLNN_EMU_PLAN_STALE, api, "executor %p is gone: plan again", (void *)executor);
+    pthread_mutex_lock(&executor->mu);
+    const emu_op_def *op = executor->plan->op;
+    const size_t count = op->n_inputs + op->n_outputs;
+    const bool repeatable = executor->repeatable, stale = executor->generation != emu_config_generation();
+    size_t bytes[EMU_MAX_IO] = {0};
+    for (size_t i = 0; i < count && i < n; i++)
+        bytes[i] = (size_t)emu_tensor_extent(&executor->plan->tensors[i]) * emu_dtype_size(executor->plan->tensors[i].dtype);
+    pthread_mutex_unlock(&executor->mu);
+    emu_registry_unpin(executor);
+    emu_block_info wb;
+    if (!repeatable)
+        return emu_error(ACLNN_ERR_PARAM_INVALID, api, "executor %p is not repeatable (aclSetAclOpExecutorRepeatable)",
+                         (void *)executor);
+    if (n != count)
+        return emu_error(ACLNN_ERR_PARAM_INVALID, api, "n is %zu but %s has %zu tensors", n, op->name, count);
+    if (stale || (workspaceSize && !emu_mem_find(workspace, (size_t)workspaceSize, &wb)))
+        return emu_error(ACLNN_EMU_PLAN_STALE, api, "executor %p was planned under other settings: plan again",
+                         (void *)executor);
+    /* Tensors may be views of one buffer: overlapping spans are registered as their union, so that each
+     * tensor lies inside one registration. */
+    uintptr_t lo[EMU_MAX_IO], hi[EMU_MAX_IO];
+    size_t spans = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!bytes[i] || !addrs[i])
+            continue;
+        uintptr_t a = (uintptr_t)addrs[i], b = a + bytes[i];
+        size_t j = spans++;
+        for (; j > 0 && lo[j - 1] > a; j--) /* insertion by start */
+            lo[j] = lo[j - 1], hi[j] = hi[j - 1];
+        lo[j] = a, hi[j] = b;
+    }
+    size_t merged = 0;
+    for (size_t i = 0; i < spans; i++) {
+        if (merged && lo[i] < hi[merged - 1]) {
+            hi[merged - 1] = hi[i] > hi[merged - 1] ? hi[i] : hi[merged - 1];
+            continue;
+        }
+        lo[merged] = lo[i], hi[merged] = hi[i], merged++;
+    }
+    bool registered[EMU_MAX_IO] = {false};
+    for (size_t i = 0; i < merged; i++)
+        registered[i] = emu_mem_register_host((const void *)lo[i], hi[i] - lo[i]);
+    aclnnEmuSetLaunchMode(flags | ACLNN_EMU_LAUNCH_ONCE);
+    int st = emu_executor_launch_at(op, workspace, workspaceSize, executor, addrs, stream);
+    if (!st)
+        st = aclrtSynchronizeStream(stream);
+    for (size_t i = 0; i < merged; i++)
+        if (registered[i])
+            emu_mem_unregister_host((const void *)lo[i]);
+    if (pendingWarnings)
+        *pendingWarnings = aclnnEmuPendingWarnings();
+    return st;
 }
 
 ACL_FUNC_VISIBILITY aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor)

@@ -103,6 +103,9 @@ int emu_executor_create(const emu_op_def *op, const aclTensor *const *tensors, c
 /* Phase two: validates and enqueues a run of executor on stream. */
 int emu_executor_launch(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
                         aclrtStream stream);
+/* The same with the tensors' data at addrs (inputs then outputs) for this run alone (NULL: as bound). */
+int emu_executor_launch_at(const emu_op_def *op, void *workspace, uint64_t workspace_size, aclOpExecutor *executor,
+                           void *const *addrs, aclrtStream stream);
 
 /* True when the view is row-major contiguous from its offset (CANN's Contiguous makes no copy). */
 bool emu_tensor_contiguous(const aclTensor *t);

@@ -478,15 +478,11 @@ static bool is_registered_locked(const block *b)
     return !b->owned || (!b->device && b->refs > 0);
 }
 
-/* Records [ptr, ptr+size) as registered host memory (a reference more when inside a registration). */
-static aclError register_host(const char *api, void *ptr, uint64_t size)
+/* Records [a, a+size) as registered host memory (a reference more when inside a registration):
+ * ACL_SUCCESS, ACL_ERROR_INVALID_PARAM when it overlaps a recorded block otherwise, or ACL_ERROR_BAD_ALLOC. */
+static aclError add_registration(uintptr_t a, size_t size)
 {
-    if (size == 0 || size > (uint64_t)PTRDIFF_MAX)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "size %llu is invalid", (unsigned long long)size);
-    int st = emu_require_init(api);
-    if (st)
-        return st;
-    uintptr_t a = (uintptr_t)ptr, b = a + (size_t)size;
+    const uintptr_t b = a + size;
     pthread_mutex_lock(&mu);
     ptrdiff_t i = find_locked(a);
     if (i >= 0 && (!blocks[i].owned || !blocks[i].device) && b - blocks[i].base <= blocks[i].size) {
@@ -499,11 +495,29 @@ static aclError register_host(const char *api, void *ptr, uint64_t size)
         overlap = blocks[j].base >= a && blocks[j].base < b;
     pthread_mutex_unlock(&mu);
     if (overlap)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "[%p, +%llu) overlaps memory that is already recorded", ptr,
+        return ACL_ERROR_INVALID_PARAM;
+    return add_block(a, size, 0, true, false, 0) != 0 ? ACL_ERROR_BAD_ALLOC : ACL_SUCCESS;
+}
+
+static aclError register_host(const char *api, void *ptr, uint64_t size)
+{
+    if (size == 0 || size > (uint64_t)PTRDIFF_MAX)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "size %llu is invalid", (unsigned long long)size);
+    int st = emu_require_init(api);
+    if (st)
+        return st;
+    st = add_registration((uintptr_t)ptr, (size_t)size);
+    if (st == ACL_ERROR_INVALID_PARAM)
+        return emu_error(st, api, "[%p, +%llu) overlaps memory that is already recorded", ptr,
                          (unsigned long long)size);
-    if (add_block(a, (size_t)size, 0, true, false, 0) != 0)
-        return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory recording the block");
+    if (st)
+        return emu_error(st, api, "out of memory recording the block");
     return ACL_SUCCESS;
+}
+
+bool emu_mem_register_host(const void *ptr, size_t size)
+{
+    return size > 0 && size <= (size_t)PTRDIFF_MAX && add_registration((uintptr_t)ptr, size) == ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr)
@@ -548,9 +562,8 @@ ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevi
     return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr)
+bool emu_mem_unregister_host(const void *ptr)
 {
-    EMU_API_ENTRY();
     pthread_mutex_lock(&mu);
     ptrdiff_t i = ptr ? find_locked((uintptr_t)ptr) : -1;
     bool ok = i >= 0 && is_registered_locked(&blocks[i]);
@@ -559,7 +572,14 @@ ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr)
         n_blocks--;
     }
     pthread_mutex_unlock(&mu);
-    return ok ? ACL_SUCCESS : emu_error(ACL_ERROR_INVALID_PARAM, api, "%p is not registered host memory", ptr);
+    return ok;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr)
+{
+    EMU_API_ENTRY();
+    return emu_mem_unregister_host(ptr) ? ACL_SUCCESS
+                                        : emu_error(ACL_ERROR_INVALID_PARAM, api, "%p is not registered host memory", ptr);
 }
 
 void emu_mem_note_use(const void *p, emu_stream *s, uint64_t seq, const char *op, bool writes)

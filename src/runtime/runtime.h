@@ -183,6 +183,10 @@ typedef struct emu_block_info {
 
 /* Finds the recorded block containing [p, p+len); false when there is none. */
 bool emu_mem_find(const void *p, size_t len, emu_block_info *out);
+/* aclrtHostRegister/aclrtHostUnregister without an error message: false when [ptr, +size) overlaps a
+ * recorded block it does not lie in (or is not registered, for unregister). */
+bool emu_mem_register_host(const void *ptr, size_t size);
+bool emu_mem_unregister_host(const void *ptr);
 /* aclrtIpcMemGetExportKey's part: the device block holding [p, p+len) now lives in the shared memory object fd
  * (its contents copied, the object mapped over it); p's offset in it and the bytes mapped. 0 or a status. */
 int emu_mem_share(const char *api, const void *p, size_t len, int fd, size_t *offset, size_t *map_size);
