@@ -134,7 +134,7 @@ def _array_function(d: dict[str, Any], op: str) -> str:
             bound = ", INT32" if p.get("range") == "int32" else ""
             conv.append(f'{name} = c_int({name}, "{name}", api{bound})')
         elif kind == "string":
-            conv.append(f'{name} = _c_string_arg({name}, "{name}", api)')
+            conv.append(f'{name} = _c_string_value({name}, "{name}", api)')
         elif kind == "scalar":
             conv.append(f'{name} = _scalar_value({name}, "{name}", api)')
     call_args = []
@@ -146,7 +146,7 @@ def _array_function(d: dict[str, Any], op: str) -> str:
             call_args.append(f"call.tensor({name}, {fmt})")
         elif p["kind"] == "out":
             call_args.append(f"call.tensor(target, {fmt})")
-        elif p["kind"] in ("int_array", "float_array", "scalar"):
+        elif p["kind"] in ("int_array", "float_array", "scalar", "string", "double"):
             call_args.append(f"call.{p['kind']}({name})")
         else:
             call_args.append(name)
@@ -210,9 +210,9 @@ def module(descriptions: list[dict[str, Any]]) -> str:
         "import numpy as np  # noqa: F401 (used by some descriptions)\n",
         "from ._args import INT32, c_bool, c_float, c_int, float_list, format_name, int_list  # noqa: F401",
         "from .ops import (  # noqa: F401",
-        *(f"    {name}," for name in ("_as_array", "_broadcast_shape", "_c_string_arg", "_dim", "_dtype_of",
-                                      "_handle", "_Operator", "_promoted", "_scalar_value", "_scaled_shape",
-                                      "_spatial_shape")),
+        *(f"    {name}," for name in ("_as_array", "_broadcast_shape", "_c_string_arg", "_c_string_value", "_dim",
+                                      "_dtype_of", "_handle", "_Operator", "_promoted", "_scalar_value",
+                                      "_scaled_shape", "_spatial_shape")),
         ")",
         "from .runtime import FORMATS, Executor, FloatArray, IntArray, Scalar, Stream, Tensor  # noqa: F401",
     ])  # fmt: skip

@@ -74,8 +74,13 @@ def c_float(value: Any, name: str, api: str) -> float:
 
 def int_list(values: Any, name: str, api: str) -> list[int]:
     """The values of an ``aclIntArray`` (int64 each); any length: the library checks it."""
-    if type(values) in (tuple, list) and all(type(v) is int and INT64[0] <= v <= INT64[1] for v in values):
-        return list(values)  # the common case, checked at once
+    if type(values) is tuple or type(values) is list:  # the common case, checked at once (a loop: no generator)
+        lo, hi = INT64
+        for v in values:
+            if type(v) is not int or not lo <= v <= hi:
+                break
+        else:
+            return list(values)
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
         raise TypeError(f"{api}: {name} must be a sequence of ints, got {_kind(values)}")
     return [c_int(v, f"{name}[{i}]", api) for i, v in enumerate(values)]

@@ -55,9 +55,10 @@ def describable(a: np.ndarray) -> np.ndarray:
     order (the kernels read native values) and for elements not aligned to
     their size (the kernels load whole elements).
     """
-    if not a.dtype.isnative or not a.flags.aligned:
+    flags = a.flags  # a new object at each access
+    if not a.dtype.isnative or not flags.aligned:
         return a.astype(a.dtype.newbyteorder("="), order="C", copy=True)  # a new, aligned buffer
-    if a.flags.c_contiguous or all(s >= 0 and s % a.itemsize == 0 for s in a.strides):
+    if flags.c_contiguous or all(s >= 0 and s % a.itemsize == 0 for s in a.strides):
         return a
     return np.ascontiguousarray(a)
 

@@ -110,6 +110,11 @@ def _c_string_arg(value: Any, name: str, api: str) -> Any:
     return ffi.NULL if value is None else ffi.new("char[]", c_string(value, name, api))
 
 
+def _c_string_value(value: Any, name: str, api: str) -> bytes | None:
+    """A ``const char *`` argument's bytes (None for NULL), for an array-level call's ``call.string``."""
+    return None if value is None else c_string(value, name, api)
+
+
 def _dim(a: Any, axis: int, rank: int | None = None, missing: int | None = 0) -> int | None:
     """Dimension ``axis`` of an input, for an output's shape.
 
@@ -251,7 +256,7 @@ class _Call:
         self.tensors: list[Any] = []
         self.arrays: list[Any] = []
         self.registered: list[Any] = []
-        self.memory: list[np.ndarray] = []  # what the kernel reads and writes: alive until it is done
+        self.memory: list[Any] = []  # what the kernel reads and writes: alive until it is done
         self.nbytes = 0
         self.detached = False
         self.deferred: tuple[_Deferred, Any] | None = None
@@ -332,23 +337,40 @@ class _Call:
         self.arrays.append((arr, lib.aclDestroyFloatArray))
         return arr
 
-    def run(self, op: _Operator, args: list[Any], s: Any, stream: Stream | None) -> None:
-        """Both phases and the wait; a deferred result is allocated once phase one accepted the call."""
+    def string(self, value: bytes | None) -> Any:
+        if value is None:
+            return ffi.NULL
+        text = ffi.new("char[]", value)
+        self.memory.append(text)
+        return text
+
+    def double(self, value: float) -> float:
+        return value
+
+    def run(self, op: _Operator, args: list[Any], s: Any, stream: Stream | None, key: Any = None) -> None:
+        """Both phases and the wait; a deferred result is allocated once phase one accepted the call.
+
+        With a ``key`` (a small call's :class:`_Signature`), the executor is kept for the next call with that
+        key, unless phase one warned (a kept plan would not warn again).
+        """
         # Statuses are checked inline (check() only on failure) and warnings
         # are delivered once, after the synchronisation: this path is hot.
         ws, ex = _out_params()
         status = op.phase_one(*args, ws, ex)
         if status:
             check(status, op.name + "GetWorkspaceSize")
+        executor, workspace_size = ex[0], ws[0]
+        keep = key is not None and not lib.aclnnEmuPendingWarnings()
+        keep = keep and lib.aclSetAclOpExecutorRepeatable(executor) == 0
         workspace = ffi.NULL
         fresh = self.fresh or self.deferred is not None
         try:
             if self.deferred is not None:
-                self._bind_result(ex[0])
-            if ws[0]:
-                workspace = _cached_workspace(ws[0])
+                self._bind_result(executor)
+            if workspace_size:
+                workspace = _cached_workspace(workspace_size)
         except BaseException:
-            lib.aclDestroyAclOpExecutor(ex[0])  # a failure before phase two releases the executor too
+            lib.aclDestroyAclOpExecutor(executor)  # a failure before phase two releases the executor too
             raise
         # Small work runs on this thread (no worker wake-up); large work runs
         # on the stream's worker while this thread waits in slices, so that
@@ -357,12 +379,22 @@ class _Call:
         mode = (_LAUNCH_BLOCKING if blocking else 0) | (_LAUNCH_FILL_UNWRITTEN if fresh else 0)
         if mode:  # for this launch only: the thread's own switches are back after it
             lib.aclnnEmuSetLaunchMode(mode | _LAUNCH_ONCE)
-        status = op.phase_two(workspace, ws[0], ex[0], s)
-        if status:
-            check(status, op.name)
-        if not blocking:
-            self._wait(s, stream)
-        check(lib.aclrtSynchronizeStream(s), "aclrtSynchronizeStream")
+        try:
+            status = op.phase_two(workspace, workspace_size, executor, s)
+            if status:
+                check(status, op.name)
+            if not blocking:
+                self._wait(s, stream)
+            check(lib.aclrtSynchronizeStream(s), "aclrtSynchronizeStream")
+        except BaseException:
+            if keep:  # a single-use executor is gone with phase two; a repeatable one is released here
+                lib.aclDestroyAclOpExecutor(executor)
+            raise
+        if keep:
+            plans = _plans()
+            if len(plans) >= _PLANS_MAX:
+                del plans[next(iter(plans))]
+            plans[key] = _Plan(executor, workspace, workspace_size, getattr(_WORKSPACE_CACHE, "buf", None))
 
     def _wait(self, s: Any, stream: Stream | None) -> None:
         done = ffi.new("int32_t *")
@@ -397,9 +429,91 @@ class _Call:
         self.tensors, self.arrays, self.registered, self.memory = [], [], [], []
 
 
+class _Signature:
+    """What phase one sees of an array-level call: shapes, dtypes, formats and attribute values, not addresses.
+
+    Built by the same argument function as :class:`_Call` (``args(signature, target)``), its list is a key
+    for the executor phase one made for those arguments: phase one's checks are a function of it (and of
+    the library's settings, which the library compares itself), so a call with an equal key runs that
+    executor again (``aclnnEmuRunArrays``) instead of planning anew. Arguments the key cannot stand for
+    (strided or empty arrays, NaN attributes) make the call ``cacheable = False``.
+    """
+
+    __slots__ = ("cacheable", "nbytes", "pointers", "deferred")
+
+    def __init__(self) -> None:
+        self.cacheable = True
+        self.nbytes = 0
+        self.pointers: list[Any] = []  # each tensor's data, in the operator's order
+        self.deferred = -1  # the index in pointers of a result allocated after the key was found
+
+    def tensor(self, a: Any, fmt: str) -> Any:
+        if a is None:
+            self.pointers.append(ffi.NULL)
+            return None
+        if isinstance(a, _Deferred):
+            self.deferred = len(self.pointers)
+            self.pointers.append(ffi.NULL)
+            self.nbytes += math.prod(a.shape) * a.dtype.itemsize
+            return (a.shape, a.dtype, fmt, True)
+        if not a.flags.c_contiguous or not a.size:
+            self.cacheable = False
+            return None
+        self.pointers.append(ffi.from_buffer(a))
+        self.nbytes += a.nbytes
+        return (a.shape, a.dtype, fmt)
+
+    def int_array(self, values: list[int]) -> tuple[int, ...]:
+        return tuple(values)
+
+    def float_array(self, values: list[float]) -> tuple[Any, ...]:
+        return tuple(self.double(v) for v in values)
+
+    def scalar(self, value: np.ndarray | None) -> Any:
+        return None if value is None else (value.dtype, value.tobytes())
+
+    def string(self, value: bytes | None) -> bytes | None:
+        return value
+
+    def double(self, value: float) -> Any:
+        if value == 0.0:  # -0.0 == 0.0 in a key; a kernel may divide by it
+            return (value, math.copysign(1.0, value))
+        if value != value:
+            self.cacheable = False
+        return value
+
+
+class _Plan:
+    """An executor kept for the argument signature it was made for, with the workspace it runs with."""
+
+    __slots__ = ("executor", "workspace", "workspace_size", "buffer", "warnings")
+
+    def __init__(self, executor: Any, workspace: Any, workspace_size: int, buffer: Any) -> None:
+        self.executor = ffi.gc(executor, lib.aclDestroyAclOpExecutor)  # destroyed when the plan is dropped
+        self.workspace = workspace
+        self.workspace_size = workspace_size
+        self.buffer = buffer  # keeps the workspace's memory
+        self.warnings = ffi.new(_U64_P)  # how many a run left pending (a plan is one thread's)
+
+
+# Executors kept per thread (each thread runs its own: a repeatable executor is not shared); the oldest
+# goes first beyond this many.
+_PLANS_MAX = 256
+_PLANS = threading.local()
+
+
+def _plans() -> dict[Any, _Plan]:
+    try:
+        return _PLANS.table  # type: ignore[no-any-return]
+    except AttributeError:
+        _PLANS.table = table = {}  # type: ignore[var-annotated]
+        return table
+
+
 _LAUNCH_BLOCKING = lib.ACLNN_EMU_LAUNCH_BLOCKING
 _LAUNCH_FILL_UNWRITTEN = lib.ACLNN_EMU_LAUNCH_FILL_UNWRITTEN
 _LAUNCH_ONCE = lib.ACLNN_EMU_LAUNCH_ONCE
+_PLAN_STALE = lib.ACLNN_EMU_PLAN_STALE
 # Calls whose tensors span fewer bytes launch blocking (see _Call.run).
 _BLOCKING_MAX_BYTES = 256 << 10
 # How long a wait lasts before Python gets to handle a signal.
@@ -455,29 +569,69 @@ class _Operator:
 
     def __call__(
         self,
-        args: Callable[[_Call, np.ndarray], list[Any]],
+        args: Callable[[Any, Any], list[Any]],
         out_shape: Sequence[int],
         dtype: np.dtype,
         out: Any,
         stream: Stream | None,
     ) -> np.ndarray:
-        """Run at array level: ``args(call, target)`` builds phase one's arguments."""
+        """Run at array level: ``args(call, target)`` builds phase one's arguments.
+
+        ``call`` is a :class:`_Call`, or a :class:`_Signature` for the key. A small call whose argument
+        signature was seen before on this thread runs the executor kept for it (see :class:`_Signature`); any
+        other call plans anew.
+        """
         ensure_device()
-        s = _stream_handle(stream, self.name)
+        s = ffi.NULL if stream is None else _stream_handle(stream, self.name)
         result, view, target = _output(out, out_shape, dtype)
+        signature = _Signature()
+        key: tuple[Any, ...] | None = (self, *args(signature, target))
+        if not signature.cacheable or signature.nbytes >= _BLOCKING_MAX_BYTES:
+            key = None
+        else:
+            plan = _plans().get(key)
+            if plan is not None:
+                written = self._run_plan(plan, signature, target, result is None, s)
+                if written is not None:
+                    return written if out is None else self._returned(result, view, target)
+                del _plans()[key]  # gone stale: plan anew
         call = _Call()
         if result is None and not isinstance(target, _Deferred):  # a small new result, made up front
             call.result, call.fresh = target, True
         try:
             self_args = args(call, target)
-            call.run(self, self_args, s, stream)
+            call.run(self, self_args, s, stream, key)
         finally:
             call.close()
         if out is None:
             return call.result
+        return self._returned(result, view, target)
+
+    @staticmethod
+    def _returned(result: Any, view: np.ndarray, target: np.ndarray) -> Any:
         if target is not view:
             view[...] = target  # out's strides could not be described: the kernel wrote a copy
         return result
+
+    def _run_plan(self, plan: _Plan, signature: _Signature, target: Any, fresh: bool, s: Any) -> Any:
+        """Run a kept executor on this call's arrays.
+
+        Returns the array written, or None (nothing run) when the executor has to be planned anew.
+        """
+        pointers = signature.pointers
+        if signature.deferred >= 0:  # the key was found: this call is one phase one accepted
+            target = _result_array(target.shape, target.dtype)
+            pointers[signature.deferred] = ffi.from_buffer(target)
+        warned = plan.warnings
+        flags = _LAUNCH_BLOCKING | (_LAUNCH_FILL_UNWRITTEN if fresh else 0)
+        status = lib.aclnnEmuRunArrays(plan.executor, pointers, len(pointers), plan.workspace, plan.workspace_size,
+                                       s, flags, warned)  # fmt: skip
+        if status == _PLAN_STALE:
+            lib.aclGetRecentErrMsg()  # not the caller's error
+            return None
+        if status or warned[0]:
+            check(status, self.name)
+        return target
 
     def plan(self, args: list[Any], tensors: Sequence[Tensor]) -> tuple[int, Executor]:
         """Phase one at handle level; the executor keeps the tensors' memory alive."""
@@ -521,7 +675,7 @@ def _output(out: Any, shape: Sequence[int], dtype: np.dtype) -> tuple[Any, np.nd
     if out is None:
         # A small result costs less made now than bound to the executor after phase one (the deferral keeps
         # a refused call from allocating a large one).
-        if all(d >= 0 for d in shape) and math.prod(shape) * dtype.itemsize < _CACHE_MIN_BYTES:
+        if (not shape or min(shape) >= 0) and math.prod(shape) * dtype.itemsize < _CACHE_MIN_BYTES:
             arr = np.empty(shape, dtype=dtype)
             return None, arr, arr
         spec = _Deferred(shape, dtype)
