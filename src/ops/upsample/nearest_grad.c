@@ -42,10 +42,41 @@ void upsample_nearest_grad_book(const upsample_plan *p, emu_scratch *s)
         emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + i, (size_t)p->axis[UPSAMPLE_W].in, sizeof(float), true);
 }
 
-/* One gradOut row (n, c, gd, gy) reduced along W into w. */
-static void reduce_row(const emu_view *g, const int64_t *gs, int64_t base, const int64_t *rw, int64_t iw, float *w,
-                       const float *f16)
+/* The common W ranges, input index x taking gradOut [x * k, (x + 1) * k) (an integer scale factor): k,
+ * else 0. */
+static int64_t uniform_width(const int64_t *rw, int64_t iw)
 {
+    const int64_t k = iw > 0 ? rw[1] - rw[0] : 0;
+    for (int64_t x = 0; k > 0 && x < iw; x++)
+        if (rw[2 * x] != x * k || rw[2 * x + 1] != (x + 1) * k)
+            return 0;
+    return k;
+}
+
+/* w[x] = the sum of row[x * k + j] over j ascending, from 0.0f (the reference's order), for x < n: loops
+ * over x that vectorise (for k = 2, over pairs). */
+EMU_HOT static void sum_runs(float *restrict w, const float *restrict row, int64_t n, int64_t k)
+{
+    if (k == 2) {
+        for (int64_t x = 0; x < n; x++)
+            w[x] = (0.0f + row[2 * x]) + row[2 * x + 1];
+        return;
+    }
+    for (int64_t x = 0; x < n; x++)
+        w[x] = 0.0f + row[x * k];
+    for (int64_t j = 1; j < k; j++)
+        for (int64_t x = 0; x < n; x++)
+            w[x] += row[x * k + j];
+}
+
+/* One gradOut row (n, c, gd, gy) reduced along W into w; k: uniform_width's. */
+static void reduce_row(const emu_view *g, const int64_t *gs, int64_t base, const int64_t *rw, int64_t k, int64_t iw,
+                       float *w, const float *f16)
+{
+    if (g->dtype == ACL_FLOAT && gs[UPSAMPLE_W] == 1 && k > 0) {
+        sum_runs(w, (const float *)g->data + base, iw, k);
+        return;
+    }
     if (g->dtype == ACL_FLOAT && gs[UPSAMPLE_W] == 1) {
         const float *row = (const float *)g->data + base;
         for (int64_t x = 0; x < iw; x++) {
@@ -83,6 +114,8 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
     upsample_strides(out, p, &o_n, &o_c, os);
     const float *f16 = emu_f16_table();
     const size_t row_bytes = (size_t)iw * sizeof(float);
+    const int64_t k = uniform_width(range[UPSAMPLE_W], iw);
+    const bool direct = out->dtype == ACL_FLOAT && os[UPSAMPLE_W] == 1; /* result rows stored as they are */
     int missing = 0;
 #pragma omp parallel num_threads(rows * iw < 32768 ? 1 : p->threads) reduction(| : missing)
     {
@@ -100,7 +133,8 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
             for (int64_t gd = rd[2 * d]; gd < rd[2 * d + 1]; gd++) {
                 memset(hsum, 0, row_bytes);
                 for (int64_t gy = rh[2 * y]; gy < rh[2 * y + 1]; gy++) {
-                    reduce_row(g, gs, gbase + gd * gs[UPSAMPLE_D] + gy * gs[UPSAMPLE_H], range[UPSAMPLE_W], iw, w, f16);
+                    reduce_row(g, gs, gbase + gd * gs[UPSAMPLE_D] + gy * gs[UPSAMPLE_H], range[UPSAMPLE_W], k, iw, w,
+                               f16);
                     for (int64_t x = 0; x < iw; x++)
                         hsum[x] += w[x];
                 }
@@ -108,8 +142,11 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
                     acc[x] += hsum[x];
             }
             const int64_t obase = out->offset + n * o_n + c * o_c + d * os[UPSAMPLE_D] + y * os[UPSAMPLE_H];
-            for (int64_t x = 0; x < iw; x++)
-                emu_store_one(out->data, out->dtype, obase + x * os[UPSAMPLE_W], acc[x]);
+            if (direct)
+                memcpy((float *)out->data + obase, acc, row_bytes);
+            else
+                for (int64_t x = 0; x < iw; x++)
+                    emu_store_one(out->data, out->dtype, obase + x * os[UPSAMPLE_W], acc[x]);
         }
     }
     if (missing)

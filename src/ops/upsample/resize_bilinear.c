@@ -16,8 +16,76 @@
 
 void upsample_joint_book(const upsample_plan *p, emu_scratch *s)
 {
+    const size_t ow = (size_t)p->axis[UPSAMPLE_W].out;
     for (int a = UPSAMPLE_W; a <= UPSAMPLE_H; a++)
         emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, (size_t)p->axis[a].out, sizeof(upsample_tap), false);
+    emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS, 2 * ow, sizeof(float), false); /* W's wl, then wh */
+    emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW, 4 * ow, sizeof(float), true);      /* two expanded input rows */
+}
+
+/* An input row spread over the output's W: lo[j] = row[tap j's lo], hi[j] = row[tap j's hi]. */
+static void expand_row(float *restrict lo, float *restrict hi, const float *row, const upsample_tap *tx, int64_t ow,
+                       int64_t w_stride)
+{
+    for (int64_t j = 0; j < ow; j++) {
+        lo[j] = row[tx[j].lo * w_stride];
+        hi[j] = row[tx[j].hi * w_stride];
+    }
+}
+
+/* One float32 output row from its top and bottom rows expanded: the same products and order as the typed
+ * loop below (w00 = wl_x * wl_y, ...), as loops over j that vectorise. */
+EMU_HOT static void joint_row_f32(float *restrict dst, const float *restrict t_lo, const float *restrict t_hi,
+                                  const float *restrict b_lo, const float *restrict b_hi, const float *restrict wl,
+                                  const float *restrict wh, upsample_tap y, int64_t ow)
+{
+    for (int64_t j = 0; j < ow; j++) {
+        const float w00 = wl[j] * y.wl, w01 = wh[j] * y.wl, w10 = wl[j] * y.wh, w11 = wh[j] * y.wh;
+        dst[j] = ((t_lo[j] * w00 + t_hi[j] * w01) + b_lo[j] * w10) + b_hi[j] * w11;
+    }
+}
+
+typedef struct joint_ctx {
+    const upsample_plan *p;
+    const upsample_tap *tx, *ty;
+    const float *wl, *wh; /* W's weights, unpacked for joint_row_f32 */
+    const float *in;
+    float *out;
+    int64_t i_n, i_c, i_h, i_w, o_n, o_c, o_h;
+} joint_ctx;
+
+/* One thread's share of the float32 output rows. The two input rows an output row reads are kept expanded
+ * (tagged by their offset): the next output row mostly reads the same ones. */
+static int joint_team(void *arg)
+{
+    const joint_ctx *x = arg;
+    const upsample_plan *p = x->p;
+    const int64_t oh = p->axis[UPSAMPLE_H].out, ow = p->axis[UPSAMPLE_W].out, rows = p->n * p->c * oh;
+    float *buf = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW, 4 * (size_t)ow * sizeof(float));
+    if (!buf)
+        return 1;
+    float *slot_lo[2] = {buf, buf + 2 * ow}, *slot_hi[2] = {buf + ow, buf + 3 * ow};
+    int64_t tag[2] = {-1, -1};
+    int next = 0;
+#pragma omp for schedule(static)
+    for (int64_t r = 0; r < rows; r++) {
+        const int64_t i = r % oh, c = r / oh % p->c, n = r / oh / p->c;
+        const upsample_tap y = x->ty[i];
+        const int64_t src = n * x->i_n + c * x->i_c, want[2] = {src + y.lo * x->i_h, src + y.hi * x->i_h};
+        int slot[2];
+        for (int k = 0; k < 2; k++) {
+            slot[k] = tag[0] == want[k] ? 0 : tag[1] == want[k] ? 1 : -1;
+            if (slot[k] < 0) { /* the slot the other row does not use */
+                slot[k] = k == 1 && slot[0] == next ? 1 - next : next;
+                next = 1 - slot[k];
+                tag[slot[k]] = want[k];
+                expand_row(slot_lo[slot[k]], slot_hi[slot[k]], x->in + want[k], x->tx, ow, x->i_w);
+            }
+        }
+        joint_row_f32(x->out + n * x->o_n + c * x->o_c + i * x->o_h, slot_lo[slot[0]], slot_hi[slot[0]],
+                      slot_lo[slot[1]], slot_hi[slot[1]], x->wl, x->wh, y, ow);
+    }
+    return 0;
 }
 
 int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap)
@@ -25,18 +93,31 @@ int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsamp
     const int64_t oh = p->axis[UPSAMPLE_H].out, ow = p->axis[UPSAMPLE_W].out;
     upsample_tap *ty = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_TABLE + UPSAMPLE_H, (size_t)oh * sizeof *ty);
     upsample_tap *tx = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_TABLE + UPSAMPLE_W, (size_t)ow * sizeof *tx);
-    if (!ty || !tx)
+    float *wl = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_WEIGHTS, 2 * (size_t)ow * sizeof(float));
+    if (!ty || !tx || !wl)
         return snprintf(msg, cap, "the tap tables were not booked"), EMU_KERNEL_ERR_INNER;
     for (int64_t i = 0; i < oh; i++)
         ty[i] = upsample_tap_of(p, UPSAMPLE_H, i);
-    for (int64_t j = 0; j < ow; j++)
+    for (int64_t j = 0; j < ow; j++) {
         tx[j] = upsample_tap_of(p, UPSAMPLE_W, j);
+        wl[j] = tx[j].wl, wl[ow + j] = tx[j].wh;
+    }
     int64_t i_n, i_c, i_ax[UPSAMPLE_MAX_AXES], o_n, o_c, o_ax[UPSAMPLE_MAX_AXES];
     upsample_strides(in, p, &i_n, &i_c, i_ax);
     upsample_strides(out, p, &o_n, &o_c, o_ax);
-    const float *f16 = emu_f16_table();
     const int64_t rows = p->n * p->c * oh;
-#pragma omp parallel for schedule(static) num_threads(rows * ow < 32768 ? 1 : p->threads)
+    const int threads = rows * ow < 32768 ? 1 : p->threads;
+    if (in->dtype == ACL_FLOAT && out->dtype == ACL_FLOAT && o_ax[UPSAMPLE_W] == 1) {
+        joint_ctx x = {.p = p, .tx = tx, .ty = ty, .wl = wl, .wh = wl + ow, .in = (const float *)in->data + in->offset,
+                       .out = (float *)out->data + out->offset, .i_n = i_n, .i_c = i_c, .i_h = i_ax[UPSAMPLE_H],
+                       .i_w = i_ax[UPSAMPLE_W], .o_n = o_n, .o_c = o_c, .o_h = o_ax[UPSAMPLE_H]};
+        if (emu_parallel(threads, joint_team, &x))
+            return snprintf(msg, cap, "the expanded rows were not booked"), EMU_KERNEL_ERR_INNER;
+        return 0;
+    }
+    const float *f16 = emu_f16_table();
+    (void)threads; /* unused when built without OpenMP */
+#pragma omp parallel for schedule(static) num_threads(threads)
     for (int64_t r = 0; r < rows; r++) {
         const int64_t i = r % oh, c = r / oh % p->c, n = r / oh / p->c;
         const upsample_tap y = ty[i];
