@@ -9,6 +9,7 @@
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../../kernel/rows.h"
@@ -19,18 +20,19 @@ void upsample_joint_book(const upsample_plan *p, emu_scratch *s)
     const size_t ow = (size_t)p->axis[UPSAMPLE_W].out;
     for (int a = UPSAMPLE_W; a <= UPSAMPLE_H; a++)
         emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, (size_t)p->axis[a].out, sizeof(upsample_tap), false);
-    emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS, 2 * ow, sizeof(float), false); /* W's wl, then wh */
+    emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS, 2 * ow, sizeof(float), false);     /* W's wl, then wh */
+    emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS + 1, 2 * ow, sizeof(int32_t), false); /* W's lo, hi offsets */
     emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW, 4 * ow, sizeof(float), true);      /* two expanded input rows */
 }
 
-/* An input row spread over the output's W: lo[j] = row[tap j's lo], hi[j] = row[tap j's hi]. */
-static void expand_row(float *restrict lo, float *restrict hi, const float *row, const upsample_tap *tx, int64_t ow,
-                       int64_t w_stride)
+/* An input row spread over the output's W: lo[j] = row[i_lo[j]], hi[j] = row[i_hi[j]] (gathers). */
+EMU_HOT static void expand_row(float *restrict lo, float *restrict hi, const float *restrict row,
+                               const int32_t *restrict i_lo, const int32_t *restrict i_hi, int64_t ow)
 {
-    for (int64_t j = 0; j < ow; j++) {
-        lo[j] = row[tx[j].lo * w_stride];
-        hi[j] = row[tx[j].hi * w_stride];
-    }
+    for (int64_t j = 0; j < ow; j++)
+        lo[j] = row[i_lo[j]];
+    for (int64_t j = 0; j < ow; j++)
+        hi[j] = row[i_hi[j]];
 }
 
 /* One float32 output row from its top and bottom rows expanded: the same products and order as the typed
@@ -47,11 +49,12 @@ EMU_HOT static void joint_row_f32(float *restrict dst, const float *restrict t_l
 
 typedef struct joint_ctx {
     const upsample_plan *p;
-    const upsample_tap *tx, *ty;
-    const float *wl, *wh; /* W's weights, unpacked for joint_row_f32 */
+    const upsample_tap *ty;
+    const float *wl, *wh;      /* W's weights, unpacked for joint_row_f32 */
+    const int32_t *i_lo, *i_hi; /* W's taps as element offsets in an input row */
     const float *in;
     float *out;
-    int64_t i_n, i_c, i_h, i_w, o_n, o_c, o_h;
+    int64_t i_n, i_c, i_h, o_n, o_c, o_h;
 } joint_ctx;
 
 /* One thread's share of the float32 output rows. The two input rows an output row reads are kept expanded
@@ -79,7 +82,7 @@ static int joint_team(void *arg)
                 slot[k] = k == 1 && slot[0] == next ? 1 - next : next;
                 next = 1 - slot[k];
                 tag[slot[k]] = want[k];
-                expand_row(slot_lo[slot[k]], slot_hi[slot[k]], x->in + want[k], x->tx, ow, x->i_w);
+                expand_row(slot_lo[slot[k]], slot_hi[slot[k]], x->in + want[k], x->i_lo, x->i_hi, ow);
             }
         }
         joint_row_f32(x->out + n * x->o_n + c * x->o_c + i * x->o_h, slot_lo[slot[0]], slot_hi[slot[0]],
@@ -94,7 +97,8 @@ int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsamp
     upsample_tap *ty = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_TABLE + UPSAMPLE_H, (size_t)oh * sizeof *ty);
     upsample_tap *tx = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_TABLE + UPSAMPLE_W, (size_t)ow * sizeof *tx);
     float *wl = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_WEIGHTS, 2 * (size_t)ow * sizeof(float));
-    if (!ty || !tx || !wl)
+    int32_t *i_lo = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_WEIGHTS + 1, 2 * (size_t)ow * sizeof(int32_t));
+    if (!ty || !tx || !wl || !i_lo)
         return snprintf(msg, cap, "the tap tables were not booked"), EMU_KERNEL_ERR_INNER;
     for (int64_t i = 0; i < oh; i++)
         ty[i] = upsample_tap_of(p, UPSAMPLE_H, i);
@@ -107,10 +111,15 @@ int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsamp
     upsample_strides(out, p, &o_n, &o_c, o_ax);
     const int64_t rows = p->n * p->c * oh;
     const int threads = rows * ow < 32768 ? 1 : p->threads;
-    if (in->dtype == ACL_FLOAT && out->dtype == ACL_FLOAT && o_ax[UPSAMPLE_W] == 1) {
-        joint_ctx x = {.p = p, .tx = tx, .ty = ty, .wl = wl, .wh = wl + ow, .in = (const float *)in->data + in->offset,
-                       .out = (float *)out->data + out->offset, .i_n = i_n, .i_c = i_c, .i_h = i_ax[UPSAMPLE_H],
-                       .i_w = i_ax[UPSAMPLE_W], .o_n = o_n, .o_c = o_c, .o_h = o_ax[UPSAMPLE_H]};
+    /* The offsets within a row as int32 (gathers take them); a wider row takes the typed loop. */
+    const bool narrow = (p->axis[UPSAMPLE_W].in - 1) * i_ax[UPSAMPLE_W] <= INT32_MAX;
+    if (in->dtype == ACL_FLOAT && out->dtype == ACL_FLOAT && o_ax[UPSAMPLE_W] == 1 && narrow) {
+        for (int64_t j = 0; j < ow; j++)
+            i_lo[j] = (int32_t)(tx[j].lo * i_ax[UPSAMPLE_W]), i_lo[ow + j] = (int32_t)(tx[j].hi * i_ax[UPSAMPLE_W]);
+        joint_ctx x = {.p = p, .ty = ty, .wl = wl, .wh = wl + ow, .i_lo = i_lo, .i_hi = i_lo + ow,
+                       .in = (const float *)in->data + in->offset, .out = (float *)out->data + out->offset,
+                       .i_n = i_n, .i_c = i_c, .i_h = i_ax[UPSAMPLE_H], .o_n = o_n, .o_c = o_c,
+                       .o_h = o_ax[UPSAMPLE_H]};
         if (emu_parallel(threads, joint_team, &x))
             return snprintf(msg, cap, "the expanded rows were not booked"), EMU_KERNEL_ERR_INNER;
         return 0;

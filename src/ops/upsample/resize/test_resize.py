@@ -36,6 +36,13 @@ def test_bilinear_half_rounds_once(rng):
     np.testing.assert_array_equal(op(x, _scales((1, 2, 3, 5), (7, 4)), "bilinear"), want)
 
 
+def test_bilinear_reads_a_strided_view_in_place(rng):
+    base = array(rng, (2, 3, 6, 14), "float32")
+    x = base[:, :, 1:, ::2]  # W stride 2, H stride 14: the float32 path's tap offsets carry the stride
+    got = op(x, _scales(x.shape, (9, 11)), "bilinear")
+    np.testing.assert_array_equal(got, cann_resize_bilinear(np.ascontiguousarray(x), (9, 11)))
+
+
 def test_nhwc(rng):
     x = array(rng, (1, 5, 7, 3), "float32")
     got = op(x, (1.0, 9 / 5, 4 / 7, 1.0), "bilinear", format="NHWC")
