@@ -129,22 +129,26 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
                 continue;
             const int64_t y = r % ih, d = r / ih % id, c = r / ih / id % p->c, n = r / ih / id / p->c;
             const int64_t gbase = g->offset + n * g_n + c * g_c;
-            memset(acc, 0, row_bytes);
-            for (int64_t gd = rd[2 * d]; gd < rd[2 * d + 1]; gd++) {
-                memset(hsum, 0, row_bytes);
-                for (int64_t gy = rh[2 * y]; gy < rh[2 * y + 1]; gy++) {
-                    reduce_row(g, gs, gbase + gd * gs[UPSAMPLE_D] + gy * gs[UPSAMPLE_H], range[UPSAMPLE_W], k, iw, w,
-                               f16);
-                    for (int64_t x = 0; x < iw; x++)
-                        hsum[x] += w[x];
-                }
-                for (int64_t x = 0; x < iw; x++)
-                    acc[x] += hsum[x];
-            }
             const int64_t obase = out->offset + n * o_n + c * o_c + d * os[UPSAMPLE_D] + y * os[UPSAMPLE_H];
-            if (direct)
-                memcpy((float *)out->data + obase, acc, row_bytes);
-            else
+            /* The reference adds each sum to 0.0f. A sum that starts from 0.0f is never -0.0, so that addition
+             * changes no bit: the first term of each sum is stored in place of a zeroed buffer (float32 results
+             * straight into out), the others added to it. */
+            float *dst = direct ? (float *)out->data + obase : acc;
+            const int64_t d0 = rd[2 * d], d1 = rd[2 * d + 1], y0 = rh[2 * y], y1 = rh[2 * y + 1];
+            if (d0 == d1 || y0 == y1)
+                memset(dst, 0, row_bytes); /* receives nothing */
+            for (int64_t gd = d0; gd < d1 && y0 < y1; gd++) {
+                float *h = gd == d0 ? dst : hsum; /* this D index's H sum */
+                for (int64_t gy = y0; gy < y1; gy++) {
+                    const int64_t at = gbase + gd * gs[UPSAMPLE_D] + gy * gs[UPSAMPLE_H];
+                    reduce_row(g, gs, at, range[UPSAMPLE_W], k, iw, gy == y0 ? h : w, f16);
+                    for (int64_t x = 0; gy > y0 && x < iw; x++)
+                        h[x] += w[x];
+                }
+                for (int64_t x = 0; h != dst && x < iw; x++)
+                    dst[x] += h[x];
+            }
+            if (!direct)
                 for (int64_t x = 0; x < iw; x++)
                     emu_store_one(out->data, out->dtype, obase + x * os[UPSAMPLE_W], acc[x]);
         }

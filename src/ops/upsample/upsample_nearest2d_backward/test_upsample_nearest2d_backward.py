@@ -20,6 +20,14 @@ def test_without_scales_each_grad_goes_to_its_forward_source(rng):
     assert not np.allclose(got, nearest_grad(g, (3, 2), [F32(1), F32(82) / F32(2)]), rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("out", [(8, 8), (8, 12)])  # an integer factor (the pairwise path) and another
+def test_sums_start_from_positive_zero(out):
+    # CANN's sums start from 0.0f: a gradient of -0.0 everywhere gives +0.0, not -0.0 (what dropping the zero
+    # start, or storing a first term that could be -0.0, would give).
+    got = op(np.full((1, 2, *out), -0.0, np.float32), out, (1, 2, 4, 4))
+    assert got.shape == (1, 2, 4, 4) and not np.signbit(got).any()
+
+
 @pytest.mark.parametrize("shape, out", [((2, 3, 5, 7), (9, 4)), ((1, 1, 4, 4), (8, 8)), ((1, 2, 6, 5), (3, 11))])
 def test_scatter_on_random_sizes(shape, out, rng):
     g = array(rng, (*shape[:2], *out), "float32")
