@@ -177,8 +177,9 @@ def test_runs_on_a_given_stream_and_from_threads():
 def test_many_calls_do_not_grow_handles_or_memory():
     g = np.ones((1, 1, 2, 2), np.float32)
     boxes = np.array([[0, 0, 0, 1, 1]], np.float32)
-    for _ in range(200):  # warm up allocator pools
+    for _ in range(200):  # warm up allocator pools (and keep each signature's executor: one per thread)
         aclnn_emu.upsample_bilinear2d_backward_v2(g, (2, 2), (1, 1, 1, 1))
+        aclnn_emu.roi_align_v2_backward(g, boxes, (1, 1, 2, 2))
     gc.collect()
     handles = lib.aclnnEmuLiveHandles()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
