@@ -69,6 +69,22 @@ EMU_HOT static void sum_runs(float *restrict w, const float *restrict row, int64
             w[x] += row[x * k + j];
 }
 
+/* h[x] += the sum_runs value of x: a further row of an H sum, without a buffer for it. */
+EMU_HOT static void add_runs(float *restrict h, const float *restrict row, int64_t n, int64_t k)
+{
+    if (k == 2) {
+        for (int64_t x = 0; x < n; x++)
+            h[x] += (0.0f + row[2 * x]) + row[2 * x + 1];
+        return;
+    }
+    for (int64_t x = 0; x < n; x++) {
+        float acc = 0.0f + row[x * k];
+        for (int64_t j = 1; j < k; j++)
+            acc += row[x * k + j];
+        h[x] += acc;
+    }
+}
+
 /* One gradOut row (n, c, gd, gy) reduced along W into w; k: uniform_width's. */
 static void reduce_row(const emu_view *g, const int64_t *gs, int64_t base, const int64_t *rw, int64_t k, int64_t iw,
                        float *w, const float *f16)
@@ -116,6 +132,7 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
     const size_t row_bytes = (size_t)iw * sizeof(float);
     const int64_t k = uniform_width(range[UPSAMPLE_W], iw);
     const bool direct = out->dtype == ACL_FLOAT && os[UPSAMPLE_W] == 1; /* result rows stored as they are */
+    const bool pairs = g->dtype == ACL_FLOAT && gs[UPSAMPLE_W] == 1 && k > 0; /* reduce_row's sum_runs case */
     int missing = 0;
 #pragma omp parallel num_threads(rows * iw < 32768 ? 1 : p->threads) reduction(| : missing)
     {
@@ -141,6 +158,10 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
                 float *h = gd == d0 ? dst : hsum; /* this D index's H sum */
                 for (int64_t gy = y0; gy < y1; gy++) {
                     const int64_t at = gbase + gd * gs[UPSAMPLE_D] + gy * gs[UPSAMPLE_H];
+                    if (gy > y0 && pairs) { /* summed into h as it is reduced */
+                        add_runs(h, (const float *)g->data + at, iw, k);
+                        continue;
+                    }
                     reduce_row(g, gs, at, range[UPSAMPLE_W], k, iw, gy == y0 ? h : w, f16);
                     for (int64_t x = 0; gy > y0 && x < iw; x++)
                         h[x] += w[x];
