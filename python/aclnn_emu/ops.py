@@ -514,6 +514,7 @@ _LAUNCH_BLOCKING = lib.ACLNN_EMU_LAUNCH_BLOCKING
 _LAUNCH_FILL_UNWRITTEN = lib.ACLNN_EMU_LAUNCH_FILL_UNWRITTEN
 _LAUNCH_ONCE = lib.ACLNN_EMU_LAUNCH_ONCE
 _PLAN_STALE = lib.ACLNN_EMU_PLAN_STALE
+_FRESH_FLAGS = _LAUNCH_BLOCKING | _LAUNCH_FILL_UNWRITTEN  # a kept plan's run into a new result
 # Calls whose tensors span fewer bytes launch blocking (see _Call.run).
 _BLOCKING_MAX_BYTES = 256 << 10
 # How long a wait lasts before Python gets to handle a signal.
@@ -589,12 +590,23 @@ class _Operator:
         if not signature.cacheable or signature.nbytes >= _BLOCKING_MAX_BYTES:
             key = None
         else:
-            plan = _plans().get(key)
-            if plan is not None:
-                written = self._run_plan(plan, signature, target, result is None, s)
-                if written is not None:
-                    return written if out is None else self._returned(result, view, target)
-                del _plans()[key]  # gone stale: plan anew
+            plans = _plans()
+            plan = plans.get(key)
+            if plan is not None:  # inline: this is the path a loop of small calls takes
+                pointers = signature.pointers
+                if signature.deferred >= 0:  # the key was found: this call is one phase one accepted
+                    target = _result_array(target.shape, target.dtype)
+                    pointers[signature.deferred] = ffi.from_buffer(target)
+                warned = plan.warnings
+                status = lib.aclnnEmuRunArrays(plan.executor, pointers, len(pointers), plan.workspace,
+                                               plan.workspace_size, s, _FRESH_FLAGS if result is None else
+                                               _LAUNCH_BLOCKING, warned)  # fmt: skip
+                if status != _PLAN_STALE:
+                    if status or warned[0]:
+                        check(status, self.name)
+                    return target if out is None else self._returned(result, view, target)
+                lib.aclGetRecentErrMsg()  # not the caller's error: the executor is gone stale, plan anew
+                del plans[key]
         call = _Call()
         if result is None and not isinstance(target, _Deferred):  # a small new result, made up front
             call.result, call.fresh = target, True
@@ -612,26 +624,6 @@ class _Operator:
         if target is not view:
             view[...] = target  # out's strides could not be described: the kernel wrote a copy
         return result
-
-    def _run_plan(self, plan: _Plan, signature: _Signature, target: Any, fresh: bool, s: Any) -> Any:
-        """Run a kept executor on this call's arrays.
-
-        Returns the array written, or None (nothing run) when the executor has to be planned anew.
-        """
-        pointers = signature.pointers
-        if signature.deferred >= 0:  # the key was found: this call is one phase one accepted
-            target = _result_array(target.shape, target.dtype)
-            pointers[signature.deferred] = ffi.from_buffer(target)
-        warned = plan.warnings
-        flags = _LAUNCH_BLOCKING | (_LAUNCH_FILL_UNWRITTEN if fresh else 0)
-        status = lib.aclnnEmuRunArrays(plan.executor, pointers, len(pointers), plan.workspace, plan.workspace_size,
-                                       s, flags, warned)  # fmt: skip
-        if status == _PLAN_STALE:
-            lib.aclGetRecentErrMsg()  # not the caller's error
-            return None
-        if status or warned[0]:
-            check(status, self.name)
-        return target
 
     def plan(self, args: list[Any], tensors: Sequence[Tensor]) -> tuple[int, Executor]:
         """Phase one at handle level; the executor keeps the tensors' memory alive."""
@@ -675,9 +667,12 @@ def _output(out: Any, shape: Sequence[int], dtype: np.dtype) -> tuple[Any, np.nd
     if out is None:
         # A small result costs less made now than bound to the executor after phase one (the deferral keeps
         # a refused call from allocating a large one).
-        if (not shape or min(shape) >= 0) and math.prod(shape) * dtype.itemsize < _CACHE_MIN_BYTES:
-            arr = np.empty(shape, dtype=dtype)
-            return None, arr, arr
+        if 0 <= math.prod(shape) * dtype.itemsize < _CACHE_MIN_BYTES:
+            try:
+                arr = np.empty(shape, dtype=dtype)
+                return None, arr, arr
+            except ValueError:  # a negative size (its product need not be): the library reports it
+                pass
         spec = _Deferred(shape, dtype)
         return None, spec, spec  # type: ignore[return-value]
     if isinstance(out, np.ndarray):
