@@ -407,7 +407,8 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnEmuRunArrays(aclOpExecutor *executor, void 
     const bool repeatable = executor->repeatable, stale = executor->generation != emu_config_generation();
     size_t bytes[EMU_MAX_IO] = {0};
     for (size_t i = 0; i < count && i < n; i++)
-        bytes[i] = (size_t)emu_tensor_extent(&executor->plan->tensors[i]) * emu_dtype_size(executor->plan->tensors[i].dtype);
+        bytes[i] = (size_t)emu_tensor_extent(&executor->plan->tensors[i]) * /* fits: phase one checked it */
+                   emu_dtype_size(executor->plan->tensors[i].dtype);
     pthread_mutex_unlock(&executor->mu);
     emu_registry_unpin(executor);
     emu_block_info wb;
@@ -424,9 +425,9 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnEmuRunArrays(aclOpExecutor *executor, void 
     uintptr_t lo[EMU_MAX_IO], hi[EMU_MAX_IO];
     size_t spans = 0;
     for (size_t i = 0; i < count; i++) {
-        if (!bytes[i] || !addrs[i])
+        const uintptr_t a = (uintptr_t)addrs[i], b = a + bytes[i];
+        if (!bytes[i] || !addrs[i] || b < a) /* nothing to register, or no range (the launch reports it) */
             continue;
-        uintptr_t a = (uintptr_t)addrs[i], b = a + bytes[i];
         size_t j = spans++;
         for (; j > 0 && lo[j - 1] > a; j--) /* insertion by start */
             lo[j] = lo[j - 1], hi[j] = hi[j - 1];
