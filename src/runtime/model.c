@@ -266,15 +266,24 @@ static int check_model(const char *api, aclmdlRI m, const char *param)
     return emu_check_handle(m, EMU_MODEL, ACL_ERROR_INVALID_PARAM, api, param);
 }
 
+/* A stream argument of this API: the stream, its sink state (NULL: neither captured nor bound) and its
+ * capture mode (negative: bound to a model or updating a task group, not captured). */
+typedef struct stream_use {
+    emu_stream *s;
+    sink_state *state;
+    int capture;
+} stream_use;
+
 /* The stream argument (NULL refused), resolved, with its sink state and capture mode. */
-static int stream_arg(const char *api, aclrtStream stream, emu_stream **s, sink_state **state, int *mode)
+static int stream_arg(const char *api, aclrtStream stream, stream_use *u)
 {
+    *u = (stream_use){.s = NULL, .state = NULL, .capture = -1};
     if (!stream)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "stream is NULL");
     int st = emu_require_init(api);
-    if (st || (st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, s)))
+    if (st || (st = emu_stream_resolve(stream, api, ACL_ERROR_RT_INVALID_HANDLE, &u->s)))
         return st;
-    *state = emu_stream_sink(*s, mode, NULL);
+    u->state = emu_stream_sink(u->s, &u->capture, NULL);
     return 0;
 }
 
@@ -283,19 +292,18 @@ static int stream_arg(const char *api, aclrtStream stream, emu_stream **s, sink_
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
 {
     EMU_API_ENTRY();
-    emu_stream *s;
-    sink_state *state = NULL;
-    int capture, st = stream_arg(api, stream, &s, &state, &capture);
+    stream_use u;
+    int st = stream_arg(api, stream, &u);
     if (st)
         return st;
     if ((unsigned)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
         return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "mode %d is not an aclmdlRICaptureMode", (int)mode);
-    if (state && capture < 0)
+    if (u.state && u.capture < 0)
         return emu_error(ACL_ERROR_RT_STREAM_MODEL, api, "stream %p is bound to a model or updating a task group",
                          stream);
-    if (emu_stream_is_default(s))
+    if (emu_stream_is_default(u.s))
         return emu_error(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, api, "a default stream cannot be captured");
-    if (state)
+    if (u.state)
         return emu_error(ACL_ERROR_RT_STREAM_CAPTURED, api, "stream %p is being captured already", stream);
     sink_state *ns = calloc(1, sizeof *ns);
     model *m = ns ? model_new(api, true) : NULL;
@@ -303,8 +311,8 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICa
         free(ns);
         return ns ? ACL_ERROR_BAD_ALLOC : emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
     }
-    *ns = (sink_state){.m = m, .stream = s};
-    if ((st = emu_stream_set_sink(s, model_sink, ns, (int)mode)) != 0) {
+    *ns = (sink_state){.m = m, .stream = u.s};
+    if ((st = emu_stream_set_sink(u.s, model_sink, ns, (int)mode)) != 0) {
         emu_registry_forget(m, EMU_MODEL);
         model_unref(m);
         free(ns);
@@ -318,43 +326,42 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRI
                                                     aclmdlRI *modelRI)
 {
     EMU_API_ENTRY();
-    emu_stream *s;
-    sink_state *state = NULL;
-    int capture, st = stream_arg(api, stream, &s, &state, &capture);
+    stream_use u;
+    int st = stream_arg(api, stream, &u);
     if (st)
         return st;
     if (!status)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "status is NULL");
-    bool active = state && capture >= 0;
-    *status = active ? (state->m->invalid ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED : ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE)
-                     : ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+    bool active = u.state && u.capture >= 0;
+    const bool invalid = active && u.state->m->invalid;
+    *status = !active ? ACL_MODEL_RI_CAPTURE_STATUS_NONE
+              : invalid ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED : ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
     if (modelRI)
-        *modelRI = active ? state->m : NULL;
+        *modelRI = active ? u.state->m : NULL;
     return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
 {
     EMU_API_ENTRY();
-    emu_stream *s;
-    sink_state *state = NULL;
-    int capture, st = stream_arg(api, stream, &s, &state, &capture);
+    stream_use u;
+    int st = stream_arg(api, stream, &u);
     if (st)
         return st;
     if (!modelRI)
         return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "modelRI is NULL");
     *modelRI = NULL;
-    if (state && capture < 0)
+    if (u.state && u.capture < 0)
         return emu_error(ACL_ERROR_RT_STREAM_MODEL, api, "stream %p is bound to a model, not captured", stream);
-    if (!state)
+    if (!u.state)
         return emu_error(ACL_ERROR_RT_STREAM_NOT_CAPTURED, api, "stream %p is not being captured", stream);
     uint64_t thread;
-    emu_stream_sink(s, NULL, &thread);
-    model *m = state->m;
-    bool wrong_thread = capture != ACL_MODEL_RI_CAPTURE_MODE_RELAXED && thread != (uint64_t)pthread_self();
-    bool open_group = state->group != NULL;
-    emu_stream_set_sink(s, NULL, NULL, -1);
-    free(state);
+    emu_stream_sink(u.s, NULL, &thread);
+    model *m = u.state->m;
+    bool wrong_thread = u.capture != ACL_MODEL_RI_CAPTURE_MODE_RELAXED && thread != (uint64_t)pthread_self();
+    bool open_group = u.state->group != NULL;
+    emu_stream_set_sink(u.s, NULL, NULL, -1);
+    free(u.state);
     pthread_mutex_lock(&m->mu);
     bool invalid = m->invalid;
     int rc = wrong_thread || invalid || open_group ? 0 : append_locked(m, (entry){.kind = ENTRY_END});
@@ -364,7 +371,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *mo
         model_retire(m);
         if (wrong_thread)
             return emu_error(ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, api,
-                             "a mode %d capture must end on the thread that began it", capture);
+                             "a mode %d capture must end on the thread that began it", u.capture);
         if (open_group)
             return emu_error(ACL_ERROR_STREAM_TASK_GROUP_STATUS, api,
                              "a task group is still open (aclmdlRICaptureTaskGrpEnd)");
@@ -392,10 +399,11 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMo
 /* A capturing stream's state, or ACL_ERROR_RT_STREAM_NOT_CAPTURED. */
 static int capturing(const char *api, aclrtStream stream, sink_state **state)
 {
-    emu_stream *s;
-    int capture, st = stream_arg(api, stream, &s, state, &capture);
-    if (!st && (!*state || capture < 0))
+    stream_use u;
+    int st = stream_arg(api, stream, &u);
+    if (!st && (!u.state || u.capture < 0))
         st = emu_error(ACL_ERROR_RT_STREAM_NOT_CAPTURED, api, "stream %p is not being captured", stream);
+    *state = u.state;
     return st;
 }
 
@@ -447,24 +455,23 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, 
     EMU_API_ENTRY();
     if (!handle)
         return emu_error(ACL_ERROR_INVALID_PARAM, api, "handle is NULL");
-    emu_stream *s;
-    sink_state *state = NULL;
-    int capture, st = stream_arg(api, stream, &s, &state, &capture);
+    stream_use u;
+    int st = stream_arg(api, stream, &u);
     if (st)
         return st;
-    if (state && capture >= 0)
+    if (u.state && u.capture >= 0)
         return emu_error(ACL_ERROR_RT_STREAM_CAPTURED, api, "stream %p is being captured", stream);
-    if (state && state->m)
+    if (u.state && u.state->m)
         return emu_error(ACL_ERROR_RT_STREAM_MODEL, api, "stream %p is bound to a model", stream);
     if ((st = emu_check_handle(handle, EMU_TASK_GROUP, ACL_ERROR_INVALID_PARAM, api, "handle")))
         return st;
     task_group *g = handle;
     pthread_mutex_lock(&g->m->mu);
-    bool busy = state || g->updating;
+    bool busy = u.state || g->updating;
     g->updating = true;
     pthread_mutex_unlock(&g->m->mu);
     if (busy) {
-        if (!state) /* it was the group that is busy: leave its flag as it was */
+        if (!u.state) /* it was the group that is busy: leave its flag as it was */
             return emu_error(ACL_ERROR_STREAM_TASK_GROUP_STATUS, api, "task group %p is being updated already",
                              handle);
         pthread_mutex_lock(&g->m->mu);
@@ -474,14 +481,14 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, 
                          stream);
     }
     sink_state *ns = calloc(1, sizeof *ns);
-    if (!ns || emu_stream_set_sink(s, update_sink, ns, -1) != 0) {
+    if (!ns || emu_stream_set_sink(u.s, update_sink, ns, -1) != 0) {
         free(ns);
         pthread_mutex_lock(&g->m->mu);
         g->updating = false;
         pthread_mutex_unlock(&g->m->mu);
         return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
     }
-    *ns = (sink_state){.group = g, .stream = s};
+    *ns = (sink_state){.group = g, .stream = u.s};
     pthread_mutex_lock(&g->m->mu);
     g->m->refs++; /* the update: the group lives as long as its model */
     pthread_mutex_unlock(&g->m->mu);
@@ -491,20 +498,19 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, 
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
 {
     EMU_API_ENTRY();
-    emu_stream *s;
-    sink_state *state = NULL;
-    int capture, st = stream_arg(api, stream, &s, &state, &capture);
+    stream_use u;
+    int st = stream_arg(api, stream, &u);
     if (st)
         return st;
-    if (state && capture >= 0)
+    if (u.state && u.capture >= 0)
         return emu_error(ACL_ERROR_RT_STREAM_CAPTURED, api, "stream %p is being captured", stream);
-    if (!state || state->m)
-        return emu_error(state ? ACL_ERROR_RT_STREAM_MODEL : ACL_ERROR_STREAM_TASK_GROUP_STATUS, api,
+    if (!u.state || u.state->m)
+        return emu_error(u.state ? ACL_ERROR_RT_STREAM_MODEL : ACL_ERROR_STREAM_TASK_GROUP_STATUS, api,
                          "stream %p is not updating a task group (aclmdlRICaptureTaskUpdateBegin)", stream);
-    task_group *g = state->group;
-    size_t done = state->next;
-    emu_stream_set_sink(s, NULL, NULL, -1);
-    free(state);
+    task_group *g = u.state->group;
+    size_t done = u.state->next;
+    emu_stream_set_sink(u.s, NULL, NULL, -1);
+    free(u.state);
     model *m = g->m;
     pthread_mutex_lock(&m->mu);
     g->updating = false;
@@ -554,28 +560,26 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream st
     if (flag != MODEL_STREAM_FLAG_HEAD && flag != MODEL_STREAM_FLAG_DEFAULT)
         return emu_error(ACL_ERROR_RT_PARAM_INVALID, api,
                          "flag 0x%x is not ACL_MODEL_STREAM_FLAG_HEAD (0) or _DEFAULT (0x7FFFFFFF)", (unsigned)flag);
-    emu_stream *s;
-    sink_state *state = NULL;
-    int capture;
-    if ((st = stream_arg(api, stream, &s, &state, &capture)))
+    stream_use u;
+    if ((st = stream_arg(api, stream, &u)))
         return st;
     uint32_t priority, flags, id;
-    emu_stream_get_config(s, &priority, &flags, &id);
+    emu_stream_get_config(u.s, &priority, &flags, &id);
     if (!(flags & ACL_STREAM_PERSISTENT))
         return emu_error(ACL_ERROR_RT_PARAM_INVALID, api,
                          "stream %p is not persistent: create it with ACL_STREAM_PERSISTENT", stream);
-    if (state && capture < 0)
+    if (u.state && u.capture < 0)
         return emu_error(ACL_ERROR_RT_STREAM_MODEL, api, "stream %p is bound to a model already", stream);
     if (((model *)modelRI)->captured)
         return emu_error(ACL_ERROR_RT_PARAM_INVALID, api, "model %p was captured, not built", modelRI);
-    if (state)
+    if (u.state)
         return emu_error(ACL_ERROR_RT_STREAM_CAPTURED, api, "stream %p is being captured", stream);
     sink_state *ns = calloc(1, sizeof *ns);
-    if (!ns || emu_stream_set_sink(s, model_sink, ns, -1) != 0) {
+    if (!ns || emu_stream_set_sink(u.s, model_sink, ns, -1) != 0) {
         free(ns);
         return emu_error(ACL_ERROR_BAD_ALLOC, api, "out of memory");
     }
-    *ns = (sink_state){.m = modelRI, .stream = s};
+    *ns = (sink_state){.m = modelRI, .stream = u.s};
     model *m = modelRI;
     pthread_mutex_lock(&m->mu);
     m->refs++; /* the binding: the stream's work may still come after aclmdlRIDestroy */
@@ -586,12 +590,14 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream st
 /* stream's sink state when it is bound to modelRI, else a status. */
 static int bound_to(const char *api, aclmdlRI modelRI, aclrtStream stream, sink_state **state, emu_stream **s)
 {
-    int capture, st = stream_arg(api, stream, s, state, &capture);
-    if (!st && *state && capture >= 0)
+    stream_use u;
+    int st = stream_arg(api, stream, &u);
+    if (!st && u.state && u.capture >= 0)
         st = emu_error(ACL_ERROR_RT_STREAM_CAPTURED, api, "stream %p is being captured", stream);
-    else if (!st && (!*state || !(*state)->m || (modelRI && (*state)->m != modelRI)))
+    else if (!st && (!u.state || !u.state->m || (modelRI && u.state->m != modelRI)))
         st = emu_error(modelRI ? ACL_ERROR_RT_INTERNAL_ERROR : ACL_ERROR_RT_STREAM_MODEL, api,
                        "stream %p is not bound to %s (aclmdlRIBindStream)", stream, modelRI ? "this model" : "a model");
+    *state = u.state, *s = u.s;
     return st;
 }
 
