@@ -321,9 +321,7 @@ __attribute__((constructor)) static void event_on_fork(void) /* fork() wakes the
 
 static int check_event(const char *api, aclrtEvent event, const char *param)
 {
-    if (!event)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", param);
-    return emu_check_handle(event, EMU_EVENT, ACL_ERROR_RT_INVALID_HANDLE, api, param);
+    return emu_check_handle_arg(event, EMU_EVENT, ACL_ERROR_RT_INVALID_HANDLE, api, param);
 }
 
 /* ---- IPC events ------------------------------------------------------------ */
@@ -768,9 +766,7 @@ static int notify_wait_run(void *ctx, char *msg, size_t cap)
 
 static int check_notify(const char *api, aclrtNotify notify)
 {
-    if (!notify)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "notify is NULL");
-    return emu_check_handle(notify, EMU_NOTIFY, ACL_ERROR_RT_INVALID_HANDLE, api, "notify");
+    return emu_check_handle_arg(notify, EMU_NOTIFY, ACL_ERROR_RT_INVALID_HANDLE, api, "notify");
 }
 
 static aclError enqueue_notify(const char *api, aclrtNotify notify, aclrtStream stream, emu_task_fn fn,

@@ -261,9 +261,7 @@ static void launch_release(void *ctx)
 
 static int check_model(const char *api, aclmdlRI m, const char *param)
 {
-    if (!m)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", param);
-    return emu_check_handle(m, EMU_MODEL, ACL_ERROR_INVALID_PARAM, api, param);
+    return emu_check_handle_arg(m, EMU_MODEL, ACL_ERROR_INVALID_PARAM, api, param);
 }
 
 /* A stream argument of this API: the stream, its sink state (NULL: neither captured nor bound) and its
@@ -761,9 +759,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel *lbl)
 
 static int check_label(const char *api, aclrtLabel l)
 {
-    if (!l)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "label is NULL");
-    return emu_check_handle(l, EMU_LABEL, ACL_ERROR_INVALID_PARAM, api, "label");
+    return emu_check_handle_arg(l, EMU_LABEL, ACL_ERROR_INVALID_PARAM, api, "label");
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel lbl)
@@ -818,9 +814,7 @@ static void label_list_release(void *p)
 ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList)
 {
     EMU_API_ENTRY();
-    if (!labelList)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "labelList is NULL");
-    int st = emu_check_handle(labelList, EMU_LABEL_LIST, ACL_ERROR_INVALID_PARAM, api, "labelList");
+    int st = emu_check_handle_arg(labelList, EMU_LABEL_LIST, ACL_ERROR_INVALID_PARAM, api, "labelList");
     if (st)
         return st;
     label_list *list = labelList;

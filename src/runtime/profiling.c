@@ -57,9 +57,7 @@ ACL_FUNC_VISIBILITY aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, u
 
 static int check_config(const char *api, const aclprofConfig *c)
 {
-    if (!c)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "profilerConfig is NULL");
-    return emu_check_handle(c, EMU_PROF_CONFIG, ACL_ERROR_INVALID_PARAM, api, "profilerConfig");
+    return emu_check_handle_arg(c, EMU_PROF_CONFIG, ACL_ERROR_INVALID_PARAM, api, "profilerConfig");
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig)
@@ -243,9 +241,7 @@ ACL_FUNC_VISIBILITY aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, 
                                                      aclrtStream stream)
 {
     EMU_API_ENTRY();
-    if (!stepInfo)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "stepInfo is NULL");
-    int st = emu_check_handle(stepInfo, EMU_PROF_STEP, ACL_ERROR_INVALID_PARAM, api, "stepInfo");
+    int st = emu_check_handle_arg(stepInfo, EMU_PROF_STEP, ACL_ERROR_INVALID_PARAM, api, "stepInfo");
     if (st)
         return st;
     bool start = tag == ACL_STEP_START;
@@ -455,9 +451,7 @@ ACL_FUNC_VISIBILITY aclprofSubscribeConfig *aclprofCreateSubscribeConfig(int8_t 
 
 static int check_subscribe_config(const char *api, const aclprofSubscribeConfig *c)
 {
-    if (!c)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "profSubscribeConfig is NULL");
-    return emu_check_handle(c, EMU_PROF_SUBSCRIBE_CONFIG, ACL_ERROR_INVALID_PARAM, api, "profSubscribeConfig");
+    return emu_check_handle_arg(c, EMU_PROF_SUBSCRIBE_CONFIG, ACL_ERROR_INVALID_PARAM, api, "profSubscribeConfig");
 }
 
 ACL_FUNC_VISIBILITY aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig)

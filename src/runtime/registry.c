@@ -384,4 +384,11 @@ int emu_check_handle(const void *p, emu_kind kind, int status_invalid, const cha
     return emu_handle_error(emu_registry_find(p, kind), p, kind, status_invalid, api, param);
 }
 
+int emu_check_handle_arg(const void *p, emu_kind kind, int status_invalid, const char *api, const char *param)
+{
+    if (!p)
+        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", param);
+    return emu_check_handle(p, kind, status_invalid, api, param);
+}
+
 EMU_FORK_SAFE_MUTEX(mu, EMU_ATFORK_REGISTRY)

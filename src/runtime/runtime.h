@@ -76,6 +76,8 @@ size_t emu_registry_count(emu_kind kind);
 size_t emu_registry_report(emu_kind kind, char *buf, size_t cap, size_t *used);
 /* Validates a handle argument: 0, or the status with a message naming the parameter. */
 int emu_check_handle(const void *p, emu_kind kind, int status_invalid, const char *api, const char *param);
+/* A handle argument: ACL_ERROR_INVALID_PARAM "<param> is NULL" for NULL, else emu_check_handle's answer. */
+int emu_check_handle_arg(const void *p, emu_kind kind, int status_invalid, const char *api, const char *param);
 /* The status and message emu_check_handle gives for what a lookup found (0 for EMU_LIVE). */
 int emu_handle_error(emu_found found, const void *p, emu_kind kind, int status_invalid, const char *api,
                      const char *param);

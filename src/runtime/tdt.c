@@ -76,9 +76,7 @@ struct acltdtQueueRouteQueryInfo {
 /* A handle argument of kind: 0, or ACL_ERROR_INVALID_PARAM naming it (NULL, stale, another kind). */
 static int check(const void *p, emu_kind kind, const char *api, const char *param)
 {
-    if (!p)
-        return emu_error(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", param);
-    return emu_check_handle(p, kind, ACL_ERROR_INVALID_PARAM, api, param);
+    return emu_check_handle_arg(p, kind, ACL_ERROR_INVALID_PARAM, api, param);
 }
 
 /* ---- the queues ------------------------------------------------------------------ */
