@@ -105,14 +105,15 @@ def _handle(obj: Any, cls: Any, name: str, api: str) -> Any:
     return obj.handle
 
 
-def _c_string_arg(value: Any, name: str, api: str) -> Any:
-    """A ``const char *`` argument (None is NULL: the library reports it)."""
-    return ffi.NULL if value is None else ffi.new("char[]", c_string(value, name, api))
-
-
 def _c_string_value(value: Any, name: str, api: str) -> bytes | None:
     """A ``const char *`` argument's bytes (None for NULL), for an array-level call's ``call.string``."""
     return None if value is None else c_string(value, name, api)
+
+
+def _c_string_arg(value: Any, name: str, api: str) -> Any:
+    """A ``const char *`` argument (None is NULL: the library reports it)."""
+    text = _c_string_value(value, name, api)
+    return ffi.NULL if text is None else ffi.new("char[]", text)
 
 
 def _dim(a: Any, axis: int, rank: int | None = None, missing: int | None = 0) -> int | None:

@@ -85,11 +85,12 @@ EMU_HOT static void add_runs(float *restrict h, const float *restrict row, int64
     }
 }
 
-/* One gradOut row (n, c, gd, gy) reduced along W into w; k: uniform_width's. */
+/* One gradOut row (n, c, gd, gy) reduced along W into w; k > 0: contiguous float32 rows in uniform ranges
+ * of k. */
 static void reduce_row(const emu_view *g, const int64_t *gs, int64_t base, const int64_t *rw, int64_t k, int64_t iw,
                        float *w, const float *f16)
 {
-    if (g->dtype == ACL_FLOAT && gs[UPSAMPLE_W] == 1 && k > 0) {
+    if (k > 0) {
         sum_runs(w, (const float *)g->data + base, iw, k);
         return;
     }
@@ -130,9 +131,9 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
     upsample_strides(out, p, &o_n, &o_c, os);
     const float *f16 = emu_f16_table();
     const size_t row_bytes = (size_t)iw * sizeof(float);
-    const int64_t k = uniform_width(range[UPSAMPLE_W], iw);
+    /* The vector W reduction (sum_runs, add_runs): contiguous float32 rows in uniform ranges of k. */
+    const int64_t k = g->dtype == ACL_FLOAT && gs[UPSAMPLE_W] == 1 ? uniform_width(range[UPSAMPLE_W], iw) : 0;
     const bool direct = out->dtype == ACL_FLOAT && os[UPSAMPLE_W] == 1; /* result rows stored as they are */
-    const bool pairs = g->dtype == ACL_FLOAT && gs[UPSAMPLE_W] == 1 && k > 0; /* reduce_row's sum_runs case */
     int missing = 0;
 #pragma omp parallel num_threads(rows * iw < 32768 ? 1 : p->threads) reduction(| : missing)
     {
@@ -158,7 +159,7 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
                 float *h = gd == d0 ? dst : hsum; /* this D index's H sum */
                 for (int64_t gy = y0; gy < y1; gy++) {
                     const int64_t at = gbase + gd * gs[UPSAMPLE_D] + gy * gs[UPSAMPLE_H];
-                    if (gy > y0 && pairs) { /* summed into h as it is reduced */
+                    if (gy > y0 && k > 0) { /* summed into h as it is reduced */
                         add_runs(h, (const float *)g->data + at, iw, k);
                         continue;
                     }
