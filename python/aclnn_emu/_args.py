@@ -72,7 +72,7 @@ def c_float(value: Any, name: str, api: str) -> float:
     return float(value)
 
 
-def int_list(values: Any, name: str, api: str) -> list[int]:
+def int_list(values: Any, name: str, api: str) -> tuple[int, ...]:
     """The values of an ``aclIntArray`` (int64 each); any length: the library checks it."""
     if type(values) is tuple or type(values) is list:  # the common case, checked at once (a loop: no generator)
         lo, hi = INT64
@@ -80,10 +80,10 @@ def int_list(values: Any, name: str, api: str) -> list[int]:
             if type(v) is not int or not lo <= v <= hi:
                 break
         else:
-            return list(values)
+            return values if type(values) is tuple else tuple(values)
     if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray)):
         raise TypeError(f"{api}: {name} must be a sequence of ints, got {_kind(values)}")
-    return [c_int(v, f"{name}[{i}]", api) for i, v in enumerate(values)]
+    return tuple(c_int(v, f"{name}[{i}]", api) for i, v in enumerate(values))
 
 
 def float_list(values: Any, name: str, api: str) -> list[float]:
@@ -104,6 +104,8 @@ def c_string(value: Any, name: str, api: str, status: int = ACLNN_ERR_PARAM_INVA
 
 def format_name(value: Any, allowed: dict[str, int], name: str, api: str) -> str:
     """An ``aclFormat`` given by name (case-insensitive)."""
+    if type(value) is str and value in allowed:  # the common case: a name as the library spells it
+        return value
     if not isinstance(value, str):
         raise TypeError(f"{api}: {name} must be a format name (str), got {_kind(value)}")
     key = value.upper()

@@ -361,8 +361,7 @@ class _Call:
         if status:
             check(status, op.name + "GetWorkspaceSize")
         executor, workspace_size = ex[0], ws[0]
-        keep = key is not None and not lib.aclnnEmuPendingWarnings()
-        keep = keep and lib.aclSetAclOpExecutorRepeatable(executor) == 0
+        warned = lib.aclnnEmuPendingWarnings()
         workspace = ffi.NULL
         fresh = self.fresh or self.deferred is not None
         try:
@@ -373,6 +372,10 @@ class _Call:
         except BaseException:
             lib.aclDestroyAclOpExecutor(executor)  # a failure before phase two releases the executor too
             raise
+        # Kept: small calls (large ones spend their time in the kernel), with something to write, that did
+        # not warn (a kept plan would not warn again).
+        keep = key is not None and self.nbytes < _BLOCKING_MAX_BYTES and not warned
+        keep = keep and (not fresh or self.result.size) and lib.aclSetAclOpExecutorRepeatable(executor) == 0
         # Small work runs on this thread (no worker wake-up); large work runs
         # on the stream's worker while this thread waits in slices, so that
         # Ctrl-C gets through.
@@ -395,7 +398,8 @@ class _Call:
             plans = _plans()
             if len(plans) >= _PLANS_MAX:
                 del plans[next(iter(plans))]
-            plans[key] = _Plan(executor, workspace, workspace_size, getattr(_WORKSPACE_CACHE, "buf", None))
+            result = (self.result.shape, self.result.dtype, self.result.nbytes >= _CACHE_MIN_BYTES) if fresh else None
+            plans[key] = _Plan(executor, workspace, workspace_size, getattr(_WORKSPACE_CACHE, "buf", None), result)
 
     def _wait(self, s: Any, stream: Stream | None) -> None:
         done = ffi.new("int32_t *")
@@ -437,31 +441,29 @@ class _Signature:
     for the executor phase one made for those arguments: phase one's checks are a function of it (and of
     the library's settings, which the library compares itself), so a call with an equal key runs that
     executor again (``aclnnEmuRunArrays``) instead of planning anew. Arguments the key cannot stand for
-    (strided or empty arrays, NaN attributes) make the call ``cacheable = False``.
+    (strided or empty arrays, NaN attributes) make the call ``cacheable = False``. A new result stands in
+    the key as ``_FRESH``: its shape and dtype follow from the other arguments, so the kept plan holds them.
     """
 
-    __slots__ = ("cacheable", "nbytes", "pointers", "deferred")
+    __slots__ = ("cacheable", "pointers", "fresh")
 
     def __init__(self) -> None:
         self.cacheable = True
-        self.nbytes = 0
         self.pointers: list[Any] = []  # each tensor's data, in the operator's order
-        self.deferred = -1  # the index in pointers of a result allocated after the key was found
+        self.fresh = -1  # the index in pointers of a new result (allocated once the key was found)
 
     def tensor(self, a: Any, fmt: str) -> Any:
         if a is None:
             self.pointers.append(ffi.NULL)
             return None
-        if isinstance(a, _Deferred):
-            self.deferred = len(self.pointers)
+        if a is _FRESH:
+            self.fresh = len(self.pointers)
             self.pointers.append(ffi.NULL)
-            self.nbytes += math.prod(a.shape) * a.dtype.itemsize
-            return (a.shape, a.dtype, fmt, True)
+            return (_FRESH, fmt)
         if not a.flags.c_contiguous or not a.size:
             self.cacheable = False
             return None
         self.pointers.append(ffi.from_buffer(a))
-        self.nbytes += a.nbytes
         return (a.shape, a.dtype, fmt)
 
     def int_array(self, values: list[int]) -> tuple[int, ...]:
@@ -484,17 +486,26 @@ class _Signature:
         return value
 
 
+# The key's stand-in for a result the call allocates (see _Signature).
+_FRESH: Any = object()
+
+
 class _Plan:
-    """An executor kept for the argument signature it was made for, with the workspace it runs with."""
+    """An executor kept for the argument signature it was made for, with the workspace it runs with.
 
-    __slots__ = ("executor", "workspace", "workspace_size", "buffer", "warnings")
+    ``result`` is the (shape, dtype, from the block cache) of the new array a call without ``out`` gets
+    (None for one with it).
+    """
 
-    def __init__(self, executor: Any, workspace: Any, workspace_size: int, buffer: Any) -> None:
+    __slots__ = ("executor", "workspace", "workspace_size", "buffer", "warnings", "result")
+
+    def __init__(self, executor: Any, workspace: Any, workspace_size: int, buffer: Any, result: Any) -> None:
         self.executor = ffi.gc(executor, lib.aclDestroyAclOpExecutor)  # destroyed when the plan is dropped
         self.workspace = workspace
         self.workspace_size = workspace_size
         self.buffer = buffer  # keeps the workspace's memory
         self.warnings = ffi.new(_U64_P)  # how many a run left pending (a plan is one thread's)
+        self.result = result
 
 
 # Executors kept per thread (each thread runs its own: a repeatable executor is not shared); the oldest
@@ -585,19 +596,24 @@ class _Operator:
         """
         ensure_device()
         s = ffi.NULL if stream is None else _stream_handle(stream, self.name)
-        result, view, target = _output(out, out_shape, dtype)
+        if out is None:
+            result = None
+            view = target = _FRESH  # made once the call is known: a kept plan knows its shape and dtype
+        else:
+            result, view, target = _output(out, out_shape, dtype)
         signature = _Signature()
         key: tuple[Any, ...] | None = (self, *args(signature, target))
-        if not signature.cacheable or signature.nbytes >= _BLOCKING_MAX_BYTES:
+        if not signature.cacheable:
             key = None
         else:
             plans = _plans()
             plan = plans.get(key)
             if plan is not None:  # inline: this is the path a loop of small calls takes
                 pointers = signature.pointers
-                if signature.deferred >= 0:  # the key was found: this call is one phase one accepted
-                    target = _result_array(target.shape, target.dtype)
-                    pointers[signature.deferred] = ffi.from_buffer(target)
+                if result is None:
+                    shape, dt, cached = plan.result
+                    target = _result_array(shape, dt) if cached else np.empty(shape, dt)
+                    pointers[signature.fresh] = ffi.from_buffer(target)
                 warned = plan.warnings
                 status = lib.aclnnEmuRunArrays(plan.executor, pointers, len(pointers), plan.workspace,
                                                plan.workspace_size, s, _FRESH_FLAGS if result is None else
@@ -608,6 +624,8 @@ class _Operator:
                     return target if out is None else self._returned(result, view, target)
                 lib.aclGetRecentErrMsg()  # not the caller's error: the executor is gone stale, plan anew
                 del plans[key]
+        if out is None:
+            result, view, target = _output(None, out_shape, dtype)
         call = _Call()
         if result is None and not isinstance(target, _Deferred):  # a small new result, made up front
             call.result, call.fresh = target, True
