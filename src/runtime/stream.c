@@ -45,6 +45,8 @@ struct emu_stream {
     uint64_t skipped;     /* tasks skipped since the last synchronisation */
     emu_warnings warnings; /* raised by tasks since the last synchronisation */
     atomic_uint_fast64_t completed_mirror; /* `completed`, readable without the lock */
+    atomic_uint_fast64_t enqueued_mirror; /* `enqueued`, readable without the lock */
+    atomic_bool stopping;                 /* `shutdown`, readable without the lock */
     /* While set, enqueued work goes to the sink instead of the queue: a model capturing the stream,
      * a model the stream is bound to, or a task group being updated (emu_stream_set_sink). */
     emu_capture_sink sink;
@@ -287,14 +289,65 @@ static void wait_for_locked(emu_stream *s, uint64_t seq)
     }
 }
 
+/* An idle worker polls for work this long before it sleeps: a host that launches and synchronises in a
+ * loop would otherwise pay a futex wake-up (microseconds) for every launch. Work it sees is left to the
+ * host for a grace period first: a host about to synchronise runs it itself, on the core whose caches
+ * hold its data, and only work a host leaves queued moves to the worker. */
+#define WORKER_POLL_NS 30000
+#define WORKER_GRACE_NS 4000
+
+static int64_t monotonic_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Returns when work has waited past the grace period, on shutdown, or after WORKER_POLL_NS without work.
+ * Called without s->mu: it reads the mirrors only. */
+static void poll_for_work(emu_stream *s)
+{
+    int64_t idle_since = monotonic_ns(), pending_since = -1;
+    for (unsigned i = 1; !atomic_load_explicit(&s->stopping, memory_order_relaxed); i++) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        if (i % 16)
+            continue;
+        const int64_t t = monotonic_ns();
+        if (atomic_load_explicit(&s->enqueued_mirror, memory_order_acquire) !=
+            atomic_load_explicit(&s->completed_mirror, memory_order_acquire)) {
+            if (pending_since < 0)
+                pending_since = t;
+            else if (t - pending_since > WORKER_GRACE_NS)
+                return;
+            idle_since = t;
+        } else {
+            pending_since = -1;
+            if (t - idle_since > WORKER_POLL_NS)
+                return;
+        }
+    }
+}
+
 static void *worker(void *arg)
 {
     emu_stream *s = arg;
     char msg[EMU_MSG_MAX];
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        while ((!s->head || s->running) && !s->shutdown)
+        bool polled = false; /* once per idle spell, then sleep until signalled */
+        while ((!s->head || s->running) && !s->shutdown) {
+            if (!polled && !atomic_load(&fork_pending)) {
+                polled = true;
+                pthread_mutex_unlock(&s->mu);
+                poll_for_work(s);
+                pthread_mutex_lock(&s->mu);
+                continue; /* the condition is checked again under the lock: no arrival is lost */
+            }
             pthread_cond_wait(&s->work, &s->mu);
+            polled = false;
+        }
         if (s->shutdown) {
             wait_for_locked(s, s->enqueued); /* destroying a stream finishes its work first */
             break;
@@ -320,6 +373,7 @@ static void stop_worker(emu_stream *s)
 {
     pthread_mutex_lock(&s->mu);
     s->shutdown = true;
+    atomic_store_explicit(&s->stopping, true, memory_order_relaxed);
     bool joinable = s->has_worker;
     if (joinable)
         pthread_cond_signal(&s->work);
@@ -520,6 +574,7 @@ int emu_stream_enqueue_bound(emu_stream *s, emu_task_fn fn, emu_release_fn relea
         s->head = t;
     s->tail = t;
     uint64_t n = ++s->enqueued;
+    atomic_store_explicit(&s->enqueued_mirror, n, memory_order_release);
     last_task_id = (uint32_t)n;
     if (launch_blocking && s->head == t && !s->running) {
         /* Nothing ahead of it: run it here, as a host that synchronises would,
