@@ -646,11 +646,10 @@ class _Operator:
 
     def plan(self, args: list[Any], tensors: Sequence[Tensor]) -> tuple[int, Executor]:
         """Phase one at handle level; the executor keeps the tensors' memory alive."""
-        ws = ffi.new("uint64_t *")
-        ex = ffi.new("aclOpExecutor **")
-        check(self.phase_one(*args, ws, ex), self.name + "GetWorkspaceSize")
-        keep = tuple(t.base for t in tensors)
-        return int(ws[0]), Executor(ex[0], self.phase_two, self.name, int(ws[0]), keep)
+        ws, ex = _out_params()
+        check(self.phase_one(*args, ws, ex), self.phase_one_name)
+        size = ws[0]
+        return size, Executor(ex[0], self.phase_two, self.name, size, [t.base for t in tensors])
 
 
 # Results of at least this many bytes come from the library's block cache (aclnnEmuCacheAlloc).

@@ -768,9 +768,8 @@ class Executor(_Handle):
     :meth:`set_repeatable` it runs any number of times until ``close()``.
     """
 
-    def __init__(self, raw: Any, launch: Any, api: str, workspace_size: int, keep: tuple[Any, ...]) -> None:
-        super().__init__()
-        self._own(raw, lib.aclDestroyAclOpExecutor)
+    def __init__(self, raw: Any, launch: Any, api: str, workspace_size: int, keep: list[Any]) -> None:
+        self._cdata = ffi.gc(raw, lib.aclDestroyAclOpExecutor)  # made per call: no more than this
         self._launch = launch
         self._api = api
         self._keep = keep
