@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import Any
 
+import _cffi_backend
 import cffi
 
 from ._cdef import CDEF
@@ -29,6 +31,10 @@ def library_path() -> Path:
 ffi = cffi.FFI()
 ffi.cdef(CDEF)
 lib: Any = ffi.dlopen(str(library_path()))
+
+#: ``ffi.from_buffer(obj)`` (a ``char[]`` over obj's buffer) without the Python frame of cffi's
+#: wrapper: the array calls take two per call.
+from_buffer: Any = functools.partial(_cffi_backend.from_buffer, ffi.typeof("char[]"))
 
 # Failures reach Python users as exceptions that carry the message, so the
 # library's own [ERROR] lines would only repeat them on stderr: log nothing

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _memory
 from ._args import c_string
-from ._ffi import ffi, lib
+from ._ffi import ffi, from_buffer, lib
 from .errors import ACLNN_ERR_PARAM_INVALID, AutogradCutWarning, check
 from .runtime import FORMATS, DeviceBuffer, Executor, Stream, Tensor, acl_dtype, ensure_device
 
@@ -282,7 +282,7 @@ class _Call:
         shape = a.shape
         if a.flags.c_contiguous and a.size:
             strides, extent = _memory.contiguous_strides(shape), a.size
-            data = ffi.cast(_VOID_P, ffi.from_buffer(a))  # faster than __array_interface__
+            data = ffi.cast(_VOID_P, from_buffer(a))  # faster than __array_interface__
         else:
             strides = _memory.element_strides(a)
             extent = _memory.reach(shape, strides)
@@ -308,7 +308,7 @@ class _Call:
         self.nbytes += arr.nbytes
         if arr.size == 0:
             return
-        data = ffi.cast(_VOID_P, ffi.from_buffer(arr))
+        data = ffi.cast(_VOID_P, from_buffer(arr))
         ptr = _memory.register(arr, data, arr.nbytes)
         if ptr is not None:
             self.registered.append(ptr)
@@ -325,7 +325,7 @@ class _Call:
         if value is None:
             return ffi.NULL
         self.memory.append(value)
-        sc = lib.aclCreateScalar(ffi.from_buffer(value), acl_dtype(value.dtype))
+        sc = lib.aclCreateScalar(from_buffer(value), acl_dtype(value.dtype))
         if sc == ffi.NULL:
             check(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar")
         self.arrays.append((sc, lib.aclDestroyScalar))
@@ -463,7 +463,7 @@ class _Signature:
         if not a.flags.c_contiguous or not a.size:
             self.cacheable = False
             return None
-        self.pointers.append(ffi.from_buffer(a))
+        self.pointers.append(from_buffer(a))
         return (a.shape, a.dtype, fmt)
 
     def int_array(self, values: list[int]) -> tuple[int, ...]:
@@ -480,14 +480,15 @@ class _Signature:
 
     def double(self, value: float) -> Any:
         if value == 0.0:  # -0.0 == 0.0 in a key; a kernel may divide by it
-            return (value, math.copysign(1.0, value))
+            return _NEGATIVE_ZERO if math.copysign(1.0, value) < 0 else value
         if value != value:
             self.cacheable = False
         return value
 
 
-# The key's stand-in for a result the call allocates (see _Signature).
+# The key's stand-ins for a result the call allocates and for a -0.0 attribute (see _Signature).
 _FRESH: Any = object()
+_NEGATIVE_ZERO = object()
 
 
 class _Plan:
@@ -613,7 +614,7 @@ class _Operator:
                 if result is None:
                     shape, dt, cached = plan.result
                     target = _result_array(shape, dt) if cached else np.empty(shape, dt)
-                    pointers[signature.fresh] = ffi.from_buffer(target)
+                    pointers[signature.fresh] = from_buffer(target)
                 warned = plan.warnings
                 status = lib.aclnnEmuRunArrays(plan.executor, pointers, len(pointers), plan.workspace,
                                                plan.workspace_size, s, _FRESH_FLAGS if result is None else
