@@ -259,6 +259,61 @@ EMU_HOT static void deinterleave8(float *restrict phases, const float *restrict 
     deinterleave(phases, acc, plen, 8);
 }
 
+/* Tap k of the polyphase pass: its phase, at its offset, and its weights. */
+static inline void polyphase_tap(const axis_taps *t, const float *phases, int64_t plen, int64_t w, int64_t k,
+                                 const float **ph, const float **wk)
+{
+    const int64_t s = t->stride, d = t->shift + k;
+    const int64_t qd = d >= 0 ? d / s : -((-d + s - 1) / s); /* floor division */
+    *ph = phases + (d - qd * s) * plen + qd;
+    *wk = t->wt + k * w;
+}
+
+/* Taps [k0, k0 + n) of the polyphase pass on [x0, x1), n <= 4, in one pass: dst[x] = w[k0][x] * ph[k0][x]
+ * + ... for the first taps (k0 == 0), dst[x] + ... for later ones. Each sum runs in k's order, as one
+ * pass per tap would: the same bits, with dst read and written once per four taps. */
+EMU_HOT static void polyphase_taps(float *restrict dst, const float *const *ph, const float *const *wk, int64_t k0,
+                            int64_t n, int64_t x0, int64_t x1)
+{
+    const float *restrict p0 = ph[0], *restrict p1 = ph[1], *restrict p2 = ph[2], *restrict p3 = ph[3];
+    const float *restrict w0 = wk[0], *restrict w1 = wk[1], *restrict w2 = wk[2], *restrict w3 = wk[3];
+    switch (n + (k0 > 0 ? 4 : 0)) {
+    case 1:
+        for (int64_t x = x0; x < x1; x++)
+            dst[x] = w0[x] * p0[x];
+        break;
+    case 2:
+        for (int64_t x = x0; x < x1; x++)
+            dst[x] = w0[x] * p0[x] + w1[x] * p1[x];
+        break;
+    case 3:
+        for (int64_t x = x0; x < x1; x++)
+            dst[x] = w0[x] * p0[x] + w1[x] * p1[x] + w2[x] * p2[x];
+        break;
+    case 4:
+        for (int64_t x = x0; x < x1; x++)
+            dst[x] = w0[x] * p0[x] + w1[x] * p1[x] + w2[x] * p2[x] + w3[x] * p3[x];
+        break;
+    case 5:
+        for (int64_t x = x0; x < x1; x++)
+            dst[x] = dst[x] + w0[x] * p0[x];
+        break;
+    case 6:
+        for (int64_t x = x0; x < x1; x++)
+            dst[x] = dst[x] + w0[x] * p0[x] + w1[x] * p1[x];
+        break;
+    case 7:
+        for (int64_t x = x0; x < x1; x++)
+            dst[x] = dst[x] + w0[x] * p0[x] + w1[x] * p1[x] + w2[x] * p2[x];
+        break;
+    case 8:
+        for (int64_t x = x0; x < x1; x++)
+            dst[x] = dst[x] + w0[x] * p0[x] + w1[x] * p1[x] + w2[x] * p2[x] + w3[x] * p3[x];
+        break;
+    default: break; /* no taps */
+    }
+}
+
 /* The polyphase W pass on [t->x0, t->x1): split acc into its `stride` phases
  * (phase q holds acc[stride * m + q]), then every tap is a contiguous,
  * vectorisable read of one phase. acc has acc_len + stride readable elements
@@ -275,17 +330,12 @@ static inline void gather_w_polyphase(float *restrict dst, const float *restrict
         deinterleave8(phases, acc, plen);
     else
         deinterleave(phases, acc, plen, s);
-    for (int64_t k = 0; k < t->taps; k++) {
-        const int64_t d = t->shift + k;
-        const int64_t qd = d >= 0 ? d / s : -((-d + s - 1) / s); /* floor division */
-        const float *restrict ph = phases + (d - qd * s) * plen + qd;
-        const float *restrict wk = t->wt + k * w;
-        if (k == 0)
-            for (int64_t x = t->x0; x < t->x1; x++)
-                dst[x] = wk[x] * ph[x];
-        else
-            for (int64_t x = t->x0; x < t->x1; x++)
-                dst[x] += wk[x] * ph[x];
+    for (int64_t k0 = 0; k0 < t->taps; k0 += 4) {
+        const float *ph[4] = {0}, *wk[4] = {0};
+        const int64_t n = t->taps - k0 < 4 ? t->taps - k0 : 4;
+        for (int64_t k = 0; k < n; k++)
+            polyphase_tap(t, phases, plen, w, k0 + k, &ph[k], &wk[k]);
+        polyphase_taps(dst, ph, wk, k0, n, t->x0, t->x1);
     }
 }
 
