@@ -288,6 +288,42 @@ def test_blocking_launch_runs_work_on_an_idle_stream_before_returning():
         buf.close()
 
 
+def _wait_idle_by_query(stream: ae.Stream, what: str) -> None:
+    """Polls aclrtStreamQuery (which only looks: it runs nothing) until the stream is idle, for up to 10 s."""
+    status = ffi.new("aclrtStreamStatus *")
+    deadline = time.monotonic() + 10
+    while True:
+        assert lib.aclrtStreamQuery(stream.handle, status) == 0
+        if status[0] == lib.ACL_STREAM_STATUS_COMPLETE:
+            return
+        assert time.monotonic() < deadline, f"{what}: queued work did not run without a synchronisation"
+        time.sleep(1e-4)
+
+
+def test_work_a_host_leaves_queued_runs_without_a_synchronisation():
+    """The stream's worker takes work no host synchronises for: on a stream idle long enough for its worker
+    to sleep, and launches microseconds apart (tiny ones: the worker is between tasks, polling, when most
+    arrive)."""
+    with ae.Stream() as s:
+        buf = ae.DeviceBuffer(N)
+        for value, pause in enumerate([0.2, 0.0, 0.2], start=1):
+            time.sleep(pause)
+            _memset(buf, value, s)
+            _wait_idle_by_query(s, f"launch {value}")
+            view = buf.numpy()
+            assert view[0] == value and view[-1] == value, value
+        tiny = 64
+        for value in range(1, 201):
+            ae.check(lib.aclrtMemsetAsync(ffi.cast("void *", buf.address), N, value, tiny, s.handle), "memset")
+            for _ in range(value % 4 * 10):  # a few microseconds more or less between launches
+                pass
+        _wait_idle_by_query(s, "the burst")
+        view = buf.numpy()
+        assert (view[:tiny] == 200).all() and view[tiny] == 3
+        s.synchronize()
+        buf.close()
+
+
 def test_blocking_launch_queues_behind_pending_work():
     with ae.Stream() as a, ae.Stream() as b:
         notify = ffi.new("aclrtNotify *")

@@ -293,38 +293,31 @@ static void wait_for_locked(emu_stream *s, uint64_t seq)
  * loop would otherwise pay a futex wake-up (microseconds) for every launch. Work it sees is left to the
  * host for a grace period first: a host about to synchronise runs it itself, on the core whose caches
  * hold its data, and only work a host leaves queued moves to the worker. */
-#define WORKER_POLL_NS 30000
-#define WORKER_GRACE_NS 4000
+#define WORKER_POLL_S 30e-6
+#define WORKER_GRACE_S 4e-6
 
-static int64_t monotonic_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-/* Returns when work has waited past the grace period, on shutdown, or after WORKER_POLL_NS without work.
+/* Returns when work has waited past the grace period, on shutdown, or after WORKER_POLL_S without work.
  * Called without s->mu: it reads the mirrors only. */
 static void poll_for_work(emu_stream *s)
 {
-    int64_t idle_since = monotonic_ns(), pending_since = -1;
+    double idle_since = emu_now(), pending_since = -1.0;
     for (unsigned i = 1; !atomic_load_explicit(&s->stopping, memory_order_relaxed); i++) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
         if (i % 16)
             continue;
-        const int64_t t = monotonic_ns();
+        const double t = emu_now();
         if (atomic_load_explicit(&s->enqueued_mirror, memory_order_acquire) !=
             atomic_load_explicit(&s->completed_mirror, memory_order_acquire)) {
             if (pending_since < 0)
                 pending_since = t;
-            else if (t - pending_since > WORKER_GRACE_NS)
+            else if (t - pending_since > WORKER_GRACE_S)
                 return;
             idle_since = t;
         } else {
-            pending_since = -1;
-            if (t - idle_since > WORKER_POLL_NS)
+            pending_since = -1.0;
+            if (t - idle_since > WORKER_POLL_S)
                 return;
         }
     }
