@@ -398,7 +398,7 @@ class _Call:
             plans = _plans()
             if len(plans) >= _PLANS_MAX:
                 del plans[next(iter(plans))]
-            result = (self.result.shape, self.result.dtype, self.result.nbytes >= _CACHE_MIN_BYTES) if fresh else None
+            result = (self.result.shape, self.result.dtype, self.result.nbytes) if fresh else None
             plans[key] = _Plan(executor, workspace, workspace_size, getattr(_WORKSPACE_CACHE, "buf", None), result)
 
     def _wait(self, s: Any, stream: Stream | None) -> None:
@@ -494,8 +494,8 @@ _NEGATIVE_ZERO = object()
 class _Plan:
     """An executor kept for the argument signature it was made for, with the workspace it runs with.
 
-    ``result`` is the (shape, dtype, from the block cache) of the new array a call without ``out`` gets
-    (None for one with it).
+    ``result`` is the (shape, dtype, bytes) of the new array a call without ``out`` gets (None for one
+    with it), as :func:`_result_array` takes them.
     """
 
     __slots__ = ("executor", "workspace", "workspace_size", "buffer", "warnings", "result")
@@ -612,8 +612,7 @@ class _Operator:
             if plan is not None:  # inline: this is the path a loop of small calls takes
                 pointers = signature.pointers
                 if result is None:
-                    shape, dt, cached = plan.result
-                    target = _result_array(shape, dt) if cached else np.empty(shape, dt)
+                    target = _result_array(*plan.result)
                     pointers[signature.fresh] = from_buffer(target)
                 warned = plan.warnings
                 status = lib.aclnnEmuRunArrays(plan.executor, pointers, len(pointers), plan.workspace,
@@ -657,7 +656,7 @@ class _Operator:
 _CACHE_MIN_BYTES = 64 << 10
 
 
-def _result_array(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+def _result_array(shape: tuple[int, ...], dtype: np.dtype, nbytes: int | None = None) -> np.ndarray:
     """A new result array; large ones in a block of the library's cache.
 
     The cache keeps freed blocks warm for the next call of the same size, so a
@@ -667,7 +666,8 @@ def _result_array(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     gone, the block goes back to the cache (``ACLNN_EMU_CACHE_BYTES`` bounds
     it; 0 keeps none).
     """
-    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes is None:
+        nbytes = math.prod(shape) * dtype.itemsize
     if nbytes < _CACHE_MIN_BYTES:
         return np.empty(shape, dtype=dtype)
     block = lib.aclnnEmuCacheAlloc(nbytes)

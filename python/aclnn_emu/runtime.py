@@ -769,7 +769,8 @@ class Executor(_Handle):
     """
 
     def __init__(self, raw: Any, launch: Any, api: str, workspace_size: int, keep: list[Any]) -> None:
-        self._cdata = ffi.gc(raw, lib.aclDestroyAclOpExecutor)  # made per call: no more than this
+        super().__init__()
+        self._own(raw, lib.aclDestroyAclOpExecutor)
         self._launch = launch
         self._api = api
         self._keep = keep
