@@ -27,7 +27,8 @@ CASES = textwrap.dedent(
     rng = np.random.default_rng(7)
     out = {}
     sizes = [((2, 3, 5, 7), (10, 14)), ((1, 4, 8, 8), (3, 5)), ((1, 2, 6, 6), (6, 6)), ((2, 16, 9, 4), (18, 8)),
-             ((1, 3, 1, 1), (4, 4)), ((1, 2, 16, 16), (4, 4)), ((1, 1, 40, 3), (7, 9)), ((1, 8, 33, 17), (64, 40))]
+             ((1, 3, 1, 1), (4, 4)), ((1, 2, 16, 16), (4, 4)), ((1, 1, 40, 3), (7, 9)), ((1, 8, 33, 17), (64, 40)),
+             ((1, 2, 3, 160), (6, 320)), ((1, 1, 2, 72), (16, 576))]
     for k, ((shape, osize), dt, align, scales, fmt, special) in enumerate(itertools.product(
             sizes, [np.float32, np.float16], [False, True], [(0.0, 0.0), (2.0, 2.0), (0.5, 0.5)], ["NCHW", "NHWC"],
             [False, True])):
@@ -47,6 +48,16 @@ CASES = textwrap.dedent(
                 out[f"{name}{k}"] = getattr(emu, name)(g.astype(dt), osize, isize, align, *scales, format=fmt)
             except emu.AclnnError as e:
                 out[f"{name}{k}"] = np.array([e.status])
+    # wide rows: the integer upscales' stretch of equal weights, and 1-D rows split in place (-0.0 included)
+    lines = [((2, 3, 200), (400,)), ((1, 2, 80), (640,)), ((1, 3, 4097), (8194,)), ((2, 2, 100), (400,)),
+             ((1, 2, 300), (900,))]
+    for k, ((shape, osize), dt, align, zeros) in enumerate(itertools.product(
+            lines, [np.float32, np.float16], [False, True], [False, True])):
+        g = rng.standard_normal((*shape[:2], *osize)).astype(np.float32)
+        if zeros:
+            g[0] = -0.0
+            g[-1, -1, ::3] = -0.0
+        out[f"bwd1-{k}-{np.dtype(dt).name}"] = emu.upsample_linear1d_backward(g.astype(dt), osize, shape, align)
     vols = [((2, 3, 4, 5, 7), (8, 10, 14)), ((1, 2, 8, 8, 8), (3, 5, 4)), ((1, 4, 3, 6, 6), (3, 6, 6)),
             ((1, 3, 1, 1, 1), (2, 4, 4)), ((2, 5, 6, 2, 9), (12, 2, 5)), ((1, 8, 5, 9, 4), (10, 18, 8))]
     for k, ((shape, osize), dt, align, scales, fmt, special) in enumerate(itertools.product(
@@ -137,6 +148,8 @@ def test_backward_fast_path_matches_the_reference_to_rounding(outputs):
         # float32 sums in another order; float16 results may then round to neighbouring halves
         tol = 1e-3 if k.endswith("float16") else 1e-5
         np.testing.assert_allclose(a[finite], b[finite], rtol=tol, atol=tol * scale + 1e-30, err_msg=k)
+        # a zero is +0.0 on both: the reference adds every term to a +0.0 (a -0.0 gradient included)
+        np.testing.assert_array_equal(np.signbit(a[b == 0]), np.signbit(b[b == 0]), err_msg=k)
 
 
 @pytest.mark.parametrize("soc", ["Ascend910B2", "Ascend950"])

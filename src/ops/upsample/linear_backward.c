@@ -20,6 +20,7 @@
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,11 @@ typedef struct axis_taps {
      * integer stride (integer upscaling), so tap k of x is element
      * x + floor((shift + k) / stride) of phase (shift + k) mod stride. */
     int64_t stride, shift, x0, x1;
+    /* On [x0, x1) every tap's weight is one number (an exact integer scale, away from the ends: [x0, x1)
+     * is then narrowed to where it is), which the pass broadcasts. */
+    bool uniform;
+    /* The W pass outside [x0, x1) reads the summed row only below head_end and from tail_start on. */
+    int64_t head_end, tail_start;
     /* Downscaling by an integer period P (2, 4 or 8), one or two taps: on [p0, p0 + P * runs)
      * first[x + P] == first[x] + 1, so each phase reads acc contiguously. */
     int64_t period, p0, runs;
@@ -55,6 +61,12 @@ typedef struct axis_taps {
 #endif
 #define PREFETCH_ROWS_MAX 8
 #define PREFETCH_TO_L2(p) __builtin_prefetch((p), 0, 1)
+
+/* The shortest stretch of uniform weights the polyphase pass takes apart from the rest. */
+#define UNIFORM_MIN 64
+
+/* Bytes of a row the polyphase split takes between its prefetches. */
+#define SPLIT_CHUNK_BYTES 1024
 
 /* Longest gradOut row (bytes) the H pass prefetches. */
 #define PREFETCH_MAX_BYTES 16384
@@ -101,6 +113,15 @@ static void find_subperiod(axis_taps *t, int64_t in, int64_t out)
         t->runs = len / s;
     else
         t->period = t->p0 = 0;
+}
+
+/* Input indices a and b receive with the same weights, bit for bit. */
+static bool same_weights(const axis_taps *t, int64_t in, int64_t a, int64_t b)
+{
+    for (int64_t k = 0; k < t->taps; k++)
+        if (memcmp(&t->wt[k * in + a], &t->wt[k * in + b], sizeof(float)) != 0)
+            return false;
+    return true;
 }
 
 /* The transpose of the axis' taps (the family's rule), in its booked tables: per input index, the
@@ -151,6 +172,24 @@ static bool taps_build(axis_taps *t, const upsample_plan *p, int axis)
         t->wt[(i - t->first[tp.lo]) * in + tp.lo] += tp.wl;
         t->wt[(i - t->first[tp.hi]) * in + tp.hi] += tp.wh;
     }
+    int64_t u0 = (t->x0 + t->x1) / 2, u1 = u0;
+    while (u0 > t->x0 && same_weights(t, in, u0 - 1, u1))
+        u0--;
+    while (u1 < t->x1 && same_weights(t, in, u1, u0))
+        u1++;
+    t->uniform = u1 - u0 >= UNIFORM_MIN; /* shorter: an odd coincidence of roundings, not a pattern */
+    if (t->uniform) {
+        t->x0 = u0;
+        t->x1 = u1;
+    }
+    t->head_end = 0;
+    t->tail_start = out;
+    for (int64_t y = 0; y < in; y++) {
+        if (y < t->x0 && t->first[y] + t->taps > t->head_end)
+            t->head_end = t->first[y] + t->taps;
+        if (y >= t->x1 && t->first[y] < t->tail_start)
+            t->tail_start = t->first[y];
+    }
     return true;
 }
 
@@ -193,7 +232,9 @@ static inline void combine_rows(float *restrict acc, const float *const *rows, c
 }
 
 /* NCHW W pass: dst[x] = sum over k < taps of wt[k * w + x] * acc[first[x] + k].
- * The common tap counts get their own loops (no inner loop, nothing reloaded). */
+ * The common tap counts get their own loops (no inner loop, nothing reloaded). Every W sum starts from
+ * 0.0f, as the reference's does: an index that receives nothing (its padded taps weigh 0 against negative
+ * values) is +0.0, not -0.0. */
 static inline void gather_w(float *restrict dst, const float *restrict acc, const int64_t *restrict first,
                             const float *restrict wt, int64_t w, int64_t taps, int64_t xa, int64_t xb)
 {
@@ -201,24 +242,24 @@ static inline void gather_w(float *restrict dst, const float *restrict acc, cons
     switch (taps) {
     case 1:
         for (int64_t x = xa; x < xb; x++)
-            dst[x] = w0[x] * acc[first[x]];
+            dst[x] = 0.0f + w0[x] * acc[first[x]];
         break;
     case 2:
         for (int64_t x = xa; x < xb; x++) {
             const float *a = acc + first[x];
-            dst[x] = w0[x] * a[0] + w1[x] * a[1];
+            dst[x] = 0.0f + (w0[x] * a[0] + w1[x] * a[1]);
         }
         break;
     case 3:
         for (int64_t x = xa; x < xb; x++) {
             const float *a = acc + first[x];
-            dst[x] = w0[x] * a[0] + w1[x] * a[1] + w2[x] * a[2];
+            dst[x] = 0.0f + (w0[x] * a[0] + w1[x] * a[1] + w2[x] * a[2]);
         }
         break;
     case 4:
         for (int64_t x = xa; x < xb; x++) {
             const float *a = acc + first[x];
-            dst[x] = w0[x] * a[0] + w1[x] * a[1] + (w2[x] * a[2] + w3[x] * a[3]);
+            dst[x] = 0.0f + (w0[x] * a[0] + w1[x] * a[1] + (w2[x] * a[2] + w3[x] * a[3]));
         }
         break;
     default:
@@ -233,30 +274,30 @@ static inline void gather_w(float *restrict dst, const float *restrict acc, cons
     }
 }
 
-/* phases[q * plen + m] = acc[s * m + q]: acc split into its s phases. acc
- * holds s * plen elements (a zero tail past the row), so there is no bounds
- * test in the loop, and with s a constant (the wrappers below) the compiler
- * turns the strided reads into vector loads and shuffles. */
-static inline void deinterleave(float *restrict phases, const float *restrict acc, int64_t plen, int64_t s)
+/* phases[q * plen + m] = src[s * m + q] for m < full (whole groups of s inside the row; the caller fills
+ * the rest). With s a constant (the wrappers below) the compiler turns the strided reads into vector loads
+ * and shuffles. */
+static inline void deinterleave(float *restrict phases, const float *restrict src, int64_t plen, int64_t full,
+                                int64_t s)
 {
-    for (int64_t m = 0; m < plen; m++)
+    for (int64_t m = 0; m < full; m++)
         for (int64_t q = 0; q < s; q++)
-            phases[q * plen + m] = acc[s * m + q];
+            phases[q * plen + m] = src[s * m + q];
 }
 
-EMU_HOT static void deinterleave2(float *restrict phases, const float *restrict acc, int64_t plen)
+EMU_HOT static void deinterleave2(float *restrict phases, const float *restrict src, int64_t plen, int64_t full)
 {
-    deinterleave(phases, acc, plen, 2);
+    deinterleave(phases, src, plen, full, 2);
 }
 
-EMU_HOT static void deinterleave4(float *restrict phases, const float *restrict acc, int64_t plen)
+EMU_HOT static void deinterleave4(float *restrict phases, const float *restrict src, int64_t plen, int64_t full)
 {
-    deinterleave(phases, acc, plen, 4);
+    deinterleave(phases, src, plen, full, 4);
 }
 
-EMU_HOT static void deinterleave8(float *restrict phases, const float *restrict acc, int64_t plen)
+EMU_HOT static void deinterleave8(float *restrict phases, const float *restrict src, int64_t plen, int64_t full)
 {
-    deinterleave(phases, acc, plen, 8);
+    deinterleave(phases, src, plen, full, 8);
 }
 
 /* Tap k of the polyphase pass: its phase, at its offset, and its weights. */
@@ -271,71 +312,102 @@ static inline void polyphase_tap(const axis_taps *t, const float *phases, int64_
 
 /* Taps [k0, k0 + n) of the polyphase pass on [x0, x1), n <= 4, in one pass: dst[x] = w[k0][x] * ph[k0][x]
  * + ... for the first taps (k0 == 0), dst[x] + ... for later ones. Each sum runs in k's order, as one
- * pass per tap would: the same bits, with dst read and written once per four taps. */
-EMU_HOT static void polyphase_taps(float *restrict dst, const float *const *ph, const float *const *wk, int64_t k0,
-                            int64_t n, int64_t x0, int64_t x1)
+ * pass per tap would: the same bits, with dst read and written once per four taps. With `uniform`
+ * weights each tap's weight is one broadcast number (the same products, no weight rows to read). */
+EMU_HOT_INLINE void polyphase_taps_body(float *restrict dst, const float *const *ph, const float *const *wk,
+                                        int64_t k0, int64_t n, int64_t x0, int64_t x1, bool uniform)
 {
     const float *restrict p0 = ph[0], *restrict p1 = ph[1], *restrict p2 = ph[2], *restrict p3 = ph[3];
     const float *restrict w0 = wk[0], *restrict w1 = wk[1], *restrict w2 = wk[2], *restrict w3 = wk[3];
+    if (x0 >= x1)
+        return;
+    const float c0 = uniform && n > 0 ? w0[x0] : 0, c1 = uniform && n > 1 ? w1[x0] : 0;
+    const float c2 = uniform && n > 2 ? w2[x0] : 0, c3 = uniform && n > 3 ? w3[x0] : 0;
+#define TAP(i) ((uniform ? c##i : w##i[x]) * p##i[x])
     switch (n + (k0 > 0 ? 4 : 0)) {
     case 1:
         for (int64_t x = x0; x < x1; x++)
-            dst[x] = w0[x] * p0[x];
+            dst[x] = 0.0f + TAP(0);
         break;
     case 2:
         for (int64_t x = x0; x < x1; x++)
-            dst[x] = w0[x] * p0[x] + w1[x] * p1[x];
+            dst[x] = 0.0f + TAP(0) + TAP(1);
         break;
     case 3:
         for (int64_t x = x0; x < x1; x++)
-            dst[x] = w0[x] * p0[x] + w1[x] * p1[x] + w2[x] * p2[x];
+            dst[x] = 0.0f + TAP(0) + TAP(1) + TAP(2);
         break;
     case 4:
         for (int64_t x = x0; x < x1; x++)
-            dst[x] = w0[x] * p0[x] + w1[x] * p1[x] + w2[x] * p2[x] + w3[x] * p3[x];
+            dst[x] = 0.0f + TAP(0) + TAP(1) + TAP(2) + TAP(3);
         break;
     case 5:
         for (int64_t x = x0; x < x1; x++)
-            dst[x] = dst[x] + w0[x] * p0[x];
+            dst[x] = dst[x] + TAP(0);
         break;
     case 6:
         for (int64_t x = x0; x < x1; x++)
-            dst[x] = dst[x] + w0[x] * p0[x] + w1[x] * p1[x];
+            dst[x] = dst[x] + TAP(0) + TAP(1);
         break;
     case 7:
         for (int64_t x = x0; x < x1; x++)
-            dst[x] = dst[x] + w0[x] * p0[x] + w1[x] * p1[x] + w2[x] * p2[x];
+            dst[x] = dst[x] + TAP(0) + TAP(1) + TAP(2);
         break;
     case 8:
         for (int64_t x = x0; x < x1; x++)
-            dst[x] = dst[x] + w0[x] * p0[x] + w1[x] * p1[x] + w2[x] * p2[x] + w3[x] * p3[x];
+            dst[x] = dst[x] + TAP(0) + TAP(1) + TAP(2) + TAP(3);
         break;
     default: break; /* no taps */
     }
+#undef TAP
 }
 
-/* The polyphase W pass on [t->x0, t->x1): split acc into its `stride` phases
- * (phase q holds acc[stride * m + q]), then every tap is a contiguous,
- * vectorisable read of one phase. acc has acc_len + stride readable elements
- * (zero beyond the row). */
-static inline void gather_w_polyphase(float *restrict dst, const float *restrict acc, const axis_taps *t, int64_t w,
-                                      int64_t acc_len, float *restrict phases)
+EMU_HOT static void polyphase_taps(float *restrict dst, const float *const *ph, const float *const *wk, int64_t k0,
+                                   int64_t n, int64_t x0, int64_t x1)
 {
-    const int64_t s = t->stride, plen = acc_len / s + 1;
-    if (s == 2)
-        deinterleave2(phases, acc, plen);
-    else if (s == 4)
-        deinterleave4(phases, acc, plen);
-    else if (s == 8)
-        deinterleave8(phases, acc, plen);
-    else
-        deinterleave(phases, acc, plen, s);
+    polyphase_taps_body(dst, ph, wk, k0, n, x0, x1, false);
+}
+
+EMU_HOT static void polyphase_taps_uniform(float *restrict dst, const float *const *ph, const float *const *wk,
+                                           int64_t k0, int64_t n, int64_t x0, int64_t x1)
+{
+    polyphase_taps_body(dst, ph, wk, k0, n, x0, x1, true);
+}
+
+/* The polyphase W pass on [t->x0, t->x1): split the summed row (len elements at src: acc, with its zero
+ * tail, or a gradOut row read in place) into its `stride` phases (phase q holds src[stride * m + q], zero
+ * past the row), then every tap is a contiguous, vectorisable read of one phase. */
+static inline void gather_w_polyphase(float *restrict dst, const float *restrict src, int64_t len, bool in_memory,
+                                      const axis_taps *t, int64_t w, float *restrict phases)
+{
+    const int64_t s = t->stride, plen = (len + t->taps) / s + 1, full = in_memory ? len / s : plen;
+    /* In chunks, a row read in place (in_memory) asking for the bytes PREFETCH_AHEAD_BYTES further on: it
+     * comes from memory (the stream runs on into the next task's row), and the hardware's prefetcher stops
+     * at pages. */
+    const int64_t chunk = in_memory ? SPLIT_CHUNK_BYTES / (s * (int64_t)sizeof(float)) : full;
+    for (int64_t m0 = 0; m0 < full; m0 += chunk) {
+        const int64_t n = full - m0 < chunk ? full - m0 : chunk;
+        const uintptr_t ahead = (uintptr_t)(src + s * m0) + PREFETCH_AHEAD_BYTES; /* may lie past gradOut */
+        for (int64_t b = 0; in_memory && b < SPLIT_CHUNK_BYTES; b += 64)
+            PREFETCH_TO_L2((const void *)(ahead + (uintptr_t)b));
+        if (s == 2)
+            deinterleave2(phases + m0, src + s * m0, plen, n);
+        else if (s == 4)
+            deinterleave4(phases + m0, src + s * m0, plen, n);
+        else if (s == 8)
+            deinterleave8(phases + m0, src + s * m0, plen, n);
+        else
+            deinterleave(phases + m0, src + s * m0, plen, n, s);
+    }
+    for (int64_t m = full; m < plen; m++)
+        for (int64_t q = 0; q < s; q++)
+            phases[q * plen + m] = s * m + q < len ? src[s * m + q] : 0.0f;
     for (int64_t k0 = 0; k0 < t->taps; k0 += 4) {
         const float *ph[4] = {0}, *wk[4] = {0};
         const int64_t n = t->taps - k0 < 4 ? t->taps - k0 : 4;
         for (int64_t k = 0; k < n; k++)
             polyphase_tap(t, phases, plen, w, k0 + k, &ph[k], &wk[k]);
-        polyphase_taps(dst, ph, wk, k0, n, t->x0, t->x1);
+        (t->uniform ? polyphase_taps_uniform : polyphase_taps)(dst, ph, wk, k0, n, t->x0, t->x1);
     }
 }
 
@@ -353,12 +425,12 @@ static inline void gather_w_subperiod(float *restrict dst, const float *restrict
     if (t->taps == 1) {
         for (int64_t m = 0; m < runs; m++)
             for (int64_t q = 0; q < s; q++)
-                d[s * m + q] = w0[s * m + q] * acc[f[q] + m];
+                d[s * m + q] = 0.0f + w0[s * m + q] * acc[f[q] + m];
         return;
     }
     for (int64_t m = 0; m < runs; m++)
         for (int64_t q = 0; q < s; q++)
-            d[s * m + q] = w0[s * m + q] * acc[f[q] + m] + w1[s * m + q] * acc[f[q] + m + 1];
+            d[s * m + q] = 0.0f + (w0[s * m + q] * acc[f[q] + m] + w1[s * m + q] * acc[f[q] + m + 1]);
 }
 
 EMU_HOT static void gather_w_sub2(float *restrict dst, const float *restrict acc, const axis_taps *t, int64_t w)
@@ -500,10 +572,24 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
         }
     }
 
-    /* 1. Reduce along H: acc = sum of the rows that reach input row y. */
+    /* 1. Reduce along H: acc = sum of the rows that reach input row y. A row with one source of weight 1
+     * (a 1-D upsample's H) is that source: the polyphase split reads it in place, and acc gets only the
+     * ends the W pass reads outside the split's stretch. (The H sum's 0.0f start only turns -0.0 into +0.0,
+     * which the W sums, starting from 0.0f too, do anyway.) */
     const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt, .in = h,
                            .idx = y};
-    reduce_rows(sc, sc->acc, x->th.count[y], len, h_source, &hs);
+    const float *summed = sc->acc;
+    if (vec == 1 && x->tw.stride && ow >= w && x->th.count[y] == 1 && x->th.wt[y] == 1.0f) {
+        float unit;
+        summed = h_source(&hs, 0, &unit);
+        const int64_t head = x->tw.head_end < len ? x->tw.head_end : len;
+        memcpy(sc->acc, summed, (size_t)head * sizeof(float));
+        if (x->tw.tail_start < len)
+            memcpy(sc->acc + x->tw.tail_start, summed + x->tw.tail_start,
+                   (size_t)(len - x->tw.tail_start) * sizeof(float));
+    } else {
+        reduce_rows(sc, sc->acc, x->th.count[y], len, h_source, &hs);
+    }
 
     /* 2. Gather along W into the output row. */
     float *dst = x->o.direct && !x->stream ? (float *)x->o.base + o_row : sc->res;
@@ -511,7 +597,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     const float *acc = sc->acc;
     if (vec == 1 && x->tw.stride) {
         gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, 0, x->tw.x0);
-        gather_w_polyphase(dst, acc, &x->tw, w, p->axis[UPSAMPLE_W].out + wt, sc->phases);
+        gather_w_polyphase(dst, summed, len, summed != sc->acc, &x->tw, w, sc->phases);
         gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, x->tw.x1, w);
     } else if (vec == 1 && x->tw.period) {
         const int64_t a = x->tw.p0, b = a + x->tw.period * x->tw.runs;
