@@ -22,17 +22,68 @@ void upsample_joint_book(const upsample_plan *p, emu_scratch *s)
         emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, (size_t)p->axis[a].out, sizeof(upsample_tap), false);
     emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS, 2 * ow, sizeof(float), false);     /* W's wl, then wh */
     emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS + 1, 2 * ow, sizeof(int32_t), false); /* W's lo, hi offsets */
-    emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW, 4 * ow, sizeof(float), true);      /* two expanded input rows */
+    emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW, 5 * ow, sizeof(float), true); /* two expanded input rows, a result */
 }
 
-/* An input row spread over the output's W: lo[j] = row[i_lo[j]], hi[j] = row[i_hi[j]] (gathers). */
-EMU_HOT static void expand_row(float *restrict lo, float *restrict hi, const float *restrict row,
-                               const int32_t *restrict i_lo, const int32_t *restrict i_hi, int64_t ow)
+/* W's taps as element offsets in an input row, and where they repeat: on [p0, p0 + period * runs) tap
+ * j + period reads one element further on than tap j (an integer upscale by `period`, 2, 4 or 8, of a
+ * row whose W stride is 1), so the spread there is an interleave of shifted copies, not a gather. */
+typedef struct joint_taps {
+    const int32_t *i_lo, *i_hi;
+    int64_t period, p0, runs;
+} joint_taps;
+
+static bool taps_repeat(const void *ctx, int64_t b)
 {
-    for (int64_t j = 0; j < ow; j++)
-        lo[j] = row[i_lo[j]];
-    for (int64_t j = 0; j < ow; j++)
-        hi[j] = row[i_hi[j]];
+    const joint_taps *t = ctx;
+    return t->i_lo[b + t->period] == t->i_lo[b] + 1 && t->i_hi[b + t->period] == t->i_hi[b] + 1;
+}
+
+static void find_repeat(joint_taps *t, int64_t in, int64_t ow, int64_t w_stride)
+{
+    const int64_t s = in > 0 && ow % in == 0 ? ow / in : 0;
+    t->period = t->p0 = t->runs = 0;
+    if (w_stride != 1 || (s != 2 && s != 4 && s != 8))
+        return;
+    t->period = s; /* read by taps_repeat */
+    const int64_t len = emu_longest_repeat(ow, s, taps_repeat, t, &t->p0);
+    t->runs = len >= 4 * s ? len / s : 0;
+    if (!t->runs)
+        t->period = t->p0 = 0;
+}
+
+/* dst[p0 + s * m + q] = row[f[q] + m] for m < runs, q < s: the repeating stretch's spread. With s a
+ * constant (the callers below) the compiler makes it vector loads and shuffles. */
+EMU_HOT_INLINE void interleave(float *restrict dst, const float *restrict row, const int32_t *restrict f,
+                               int64_t runs, int64_t s)
+{
+    for (int64_t m = 0; m < runs; m++)
+        for (int64_t q = 0; q < s; q++)
+            dst[s * m + q] = row[f[q] + m];
+}
+
+/* An input row spread over the output's W: lo[j] = row[i_lo[j]], hi[j] = row[i_hi[j]]: gathers, and the
+ * repeating stretch as interleaves. */
+EMU_HOT static void expand_row(float *restrict lo, float *restrict hi, const float *restrict row,
+                               const joint_taps *t, int64_t ow)
+{
+    const int64_t a = t->p0, b = t->p0 + t->period * t->runs;
+    for (int64_t j = 0; j < a; j++)
+        lo[j] = row[t->i_lo[j]], hi[j] = row[t->i_hi[j]];
+    if (t->period == 2) {
+        interleave(lo + a, row, t->i_lo + a, t->runs, 2);
+        interleave(hi + a, row, t->i_hi + a, t->runs, 2);
+    } else if (t->period == 4) {
+        interleave(lo + a, row, t->i_lo + a, t->runs, 4);
+        interleave(hi + a, row, t->i_hi + a, t->runs, 4);
+    } else if (t->period == 8) {
+        interleave(lo + a, row, t->i_lo + a, t->runs, 8);
+        interleave(hi + a, row, t->i_hi + a, t->runs, 8);
+    }
+    for (int64_t j = b; j < ow; j++)
+        lo[j] = row[t->i_lo[j]];
+    for (int64_t j = b; j < ow; j++)
+        hi[j] = row[t->i_hi[j]];
 }
 
 /* One float32 output row from its top and bottom rows expanded: the same products and order as the typed
@@ -51,10 +102,11 @@ typedef struct joint_ctx {
     const upsample_plan *p;
     const upsample_tap *ty;
     const float *wl, *wh;      /* W's weights, unpacked for joint_row_f32 */
-    const int32_t *i_lo, *i_hi; /* W's taps as element offsets in an input row */
+    joint_taps tx; /* W's taps as element offsets in an input row */
     const float *in;
     float *out;
     int64_t i_n, i_c, i_h, o_n, o_c, o_h;
+    bool stream; /* out lies beyond the caches: rows are made in L1, then go out with streaming stores */
 } joint_ctx;
 
 /* One thread's share of the float32 output rows. The two input rows an output row reads are kept expanded
@@ -64,15 +116,24 @@ static int joint_team(void *arg)
     const joint_ctx *x = arg;
     const upsample_plan *p = x->p;
     const int64_t oh = p->axis[UPSAMPLE_H].out, ow = p->axis[UPSAMPLE_W].out, rows = p->n * p->c * oh;
-    float *buf = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW, 4 * (size_t)ow * sizeof(float));
+    float *buf = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW, 5 * (size_t)ow * sizeof(float));
     if (!buf)
         return 1;
+    float *res = buf + 4 * ow;
     float *slot_lo[2] = {buf, buf + 2 * ow}, *slot_hi[2] = {buf + ow, buf + 3 * ow};
     int64_t tag[2] = {-1, -1};
     int next = 0;
+    int64_t i = 0, c = 0, n = 0, last = -2; /* row r is (n, c, i): divided once, then counted on */
 #pragma omp for schedule(static)
     for (int64_t r = 0; r < rows; r++) {
-        const int64_t i = r % oh, c = r / oh % p->c, n = r / oh / p->c;
+        if (r != last + 1) {
+            i = r % oh, c = r / oh % p->c, n = r / oh / p->c;
+        } else if (++i == oh) {
+            i = 0;
+            if (++c == p->c)
+                c = 0, n++;
+        }
+        last = r;
         const upsample_tap y = x->ty[i];
         const int64_t src = n * x->i_n + c * x->i_c, want[2] = {src + y.lo * x->i_h, src + y.hi * x->i_h};
         int slot[2];
@@ -82,12 +143,16 @@ static int joint_team(void *arg)
                 slot[k] = k == 1 && slot[0] == next ? 1 - next : next;
                 next = 1 - slot[k];
                 tag[slot[k]] = want[k];
-                expand_row(slot_lo[slot[k]], slot_hi[slot[k]], x->in + want[k], x->i_lo, x->i_hi, ow);
+                expand_row(slot_lo[slot[k]], slot_hi[slot[k]], x->in + want[k], &x->tx, ow);
             }
         }
-        joint_row_f32(x->out + n * x->o_n + c * x->o_c + i * x->o_h, slot_lo[slot[0]], slot_hi[slot[0]],
-                      slot_lo[slot[1]], slot_hi[slot[1]], x->wl, x->wh, y, ow);
+        float *dst = x->out + n * x->o_n + c * x->o_c + i * x->o_h;
+        joint_row_f32(x->stream ? res : dst, slot_lo[slot[0]], slot_hi[slot[0]], slot_lo[slot[1]],
+                      slot_hi[slot[1]], x->wl, x->wh, y, ow);
+        if (x->stream)
+            emu_copy_f32(dst, res, ow, true);
     }
+    emu_stream_fence();
     return 0;
 }
 
@@ -116,10 +181,12 @@ int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsamp
     if (in->dtype == ACL_FLOAT && out->dtype == ACL_FLOAT && o_ax[UPSAMPLE_W] == 1 && narrow) {
         for (int64_t j = 0; j < ow; j++)
             i_lo[j] = (int32_t)(tx[j].lo * i_ax[UPSAMPLE_W]), i_lo[ow + j] = (int32_t)(tx[j].hi * i_ax[UPSAMPLE_W]);
-        joint_ctx x = {.p = p, .ty = ty, .wl = wl, .wh = wl + ow, .i_lo = i_lo, .i_hi = i_lo + ow,
+        joint_ctx x = {.p = p, .ty = ty, .wl = wl, .wh = wl + ow, .tx = {.i_lo = i_lo, .i_hi = i_lo + ow},
                        .in = (const float *)in->data + in->offset, .out = (float *)out->data + out->offset,
                        .i_n = i_n, .i_c = i_c, .i_h = i_ax[UPSAMPLE_H], .o_n = o_n, .o_c = o_c,
-                       .o_h = o_ax[UPSAMPLE_H]};
+                       .o_h = o_ax[UPSAMPLE_H],
+                       .stream = emu_view_numel(out) * (int64_t)sizeof(float) >= emu_stream_bytes()};
+        find_repeat(&x.tx, p->axis[UPSAMPLE_W].in, ow, i_ax[UPSAMPLE_W]);
         if (emu_parallel(threads, joint_team, &x))
             return snprintf(msg, cap, "the expanded rows were not booked"), EMU_KERNEL_ERR_INNER;
         return 0;
