@@ -63,7 +63,7 @@ typedef struct axis_taps {
 #define PREFETCH_TO_L2(p) __builtin_prefetch((p), 0, 1)
 
 /* The shortest stretch of uniform weights the polyphase pass takes apart from the rest. */
-#define UNIFORM_MIN 64
+#define UNIFORM_MIN 16
 
 /* Bytes of a row the polyphase split takes between its prefetches. */
 #define SPLIT_CHUNK_BYTES 1024
@@ -177,7 +177,9 @@ static bool taps_build(axis_taps *t, const upsample_plan *p, int axis)
         u0--;
     while (u1 < t->x1 && same_weights(t, in, u1, u0))
         u1++;
-    t->uniform = u1 - u0 >= UNIFORM_MIN; /* shorter: an odd coincidence of roundings, not a pattern */
+    /* Taken when it is most of the run (the rest goes to the scalar ends): shorter, it is an odd
+     * coincidence of roundings, not a pattern. */
+    t->uniform = u1 - u0 >= UNIFORM_MIN && 8 * (u1 - u0) >= 7 * (t->x1 - t->x0);
     if (t->uniform) {
         t->x0 = u0;
         t->x1 = u1;
