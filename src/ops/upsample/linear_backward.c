@@ -312,8 +312,8 @@ static inline void polyphase_tap(const axis_taps *t, const float *phases, int64_
     *wk = t->wt + k * w;
 }
 
-/* Taps [k0, k0 + n) of the polyphase pass on [x0, x1), n <= 4, in one pass: dst[x] = w[k0][x] * ph[k0][x]
- * + ... for the first taps (k0 == 0), dst[x] + ... for later ones. Each sum runs in k's order, as one
+/* n <= 4 taps of the polyphase pass on [x0, x1), after k0 others, in one pass: dst[x] = 0.0f + w[0][x] *
+ * ph[0][x] + ... for the first taps (k0 == 0), dst[x] + ... for later ones. Each sum runs in k's order, as one
  * pass per tap would: the same bits, with dst read and written once per four taps. With `uniform`
  * weights each tap's weight is one broadcast number (the same products, no weight rows to read). */
 EMU_HOT_INLINE void polyphase_taps_body(float *restrict dst, const float *const *ph, const float *const *wk,
@@ -404,13 +404,25 @@ static inline void gather_w_polyphase(float *restrict dst, const float *restrict
     for (int64_t m = full; m < plen; m++)
         for (int64_t q = 0; q < s; q++)
             phases[q * plen + m] = s * m + q < len ? src[s * m + q] : 0.0f;
-    for (int64_t k0 = 0; k0 < t->taps; k0 += 4) {
-        const float *ph[4] = {0}, *wk[4] = {0};
-        const int64_t n = t->taps - k0 < 4 ? t->taps - k0 : 4;
-        for (int64_t k = 0; k < n; k++)
-            polyphase_tap(t, phases, plen, w, k0 + k, &ph[k], &wk[k]);
-        (t->uniform ? polyphase_taps_uniform : polyphase_taps)(dst, ph, wk, k0, n, t->x0, t->x1);
+    /* Up to four taps a pass. With uniform weights a tap that weighs +0.0 all along (padding: an end index
+     * has one more tap than the rest) is left out: adding its +-0.0 products to a sum that started from
+     * +0.0 changes no bit. (Its gradOut values reach the row through their other taps, so an Inf or NaN
+     * still shows.) The first tap stays when every one is such padding: the row is then +0.0. */
+    const float *ph[4] = {0}, *wk[4] = {0};
+    int64_t n = 0, done = 0;
+    for (int64_t k = 0; k < t->taps; k++) {
+        polyphase_tap(t, phases, plen, w, k, &ph[n], &wk[n]);
+        const float zero = 0.0f;
+        if (t->uniform && memcmp(&wk[n][t->x0], &zero, sizeof zero) == 0 && (done > 0 || n > 0 || k + 1 < t->taps))
+            continue;
+        if (++n == 4 || k + 1 == t->taps) {
+            (t->uniform ? polyphase_taps_uniform : polyphase_taps)(dst, ph, wk, done, n, t->x0, t->x1);
+            done += n;
+            n = 0;
+        }
     }
+    if (n > 0) /* the last taps were left out after live ones */
+        (t->uniform ? polyphase_taps_uniform : polyphase_taps)(dst, ph, wk, done, n, t->x0, t->x1);
 }
 
 /* gather_w's one- and two-tap loops on the periodic stretch of a downscale: x = p0 + s*m + q
