@@ -302,16 +302,6 @@ EMU_HOT static void deinterleave8(float *restrict phases, const float *restrict 
     deinterleave(phases, src, plen, full, 8);
 }
 
-/* Tap k of the polyphase pass: its phase, at its offset, and its weights. */
-static inline void polyphase_tap(const axis_taps *t, const float *phases, int64_t plen, int64_t w, int64_t k,
-                                 const float **ph, const float **wk)
-{
-    const int64_t s = t->stride, d = t->shift + k;
-    const int64_t qd = d >= 0 ? d / s : -((-d + s - 1) / s); /* floor division */
-    *ph = phases + (d - qd * s) * plen + qd;
-    *wk = t->wt + k * w;
-}
-
 /* n <= 4 taps of the polyphase pass on [x0, x1), after k0 others, in one pass: dst[x] = 0.0f + w[0][x] *
  * ph[0][x] + ... for the first taps (k0 == 0), dst[x] + ... for later ones. Each sum runs in k's order, as one
  * pass per tap would: the same bits, with dst read and written once per four taps. With `uniform`
@@ -410,8 +400,11 @@ static inline void gather_w_polyphase(float *restrict dst, const float *restrict
      * still shows.) The first tap stays when every one is such padding: the row is then +0.0. */
     const float *ph[4] = {0}, *wk[4] = {0};
     int64_t n = 0, done = 0;
-    for (int64_t k = 0; k < t->taps; k++) {
-        polyphase_tap(t, phases, plen, w, k, &ph[n], &wk[n]);
+    /* Tap k of x reads element x + q of phase r, shift + k == q * s + r (floor division once, then counted). */
+    int64_t q = t->shift >= 0 ? t->shift / s : -((-t->shift + s - 1) / s), r = t->shift - q * s;
+    for (int64_t k = 0; k < t->taps; k++, r = r + 1 == s ? 0 : r + 1, q += r == 0) {
+        ph[n] = phases + r * plen + q;
+        wk[n] = t->wt + k * w;
         const float zero = 0.0f;
         if (t->uniform && memcmp(&wk[n][t->x0], &zero, sizeof zero) == 0 && (done > 0 || n > 0 || k + 1 < t->taps))
             continue;
