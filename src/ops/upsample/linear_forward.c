@@ -65,48 +65,8 @@ __attribute__((target("avx2"))) static void h_pass_stream_avx2(float *restrict d
 }
 #endif
 
-/* Per output index of one axis: the two source indices and their weights. */
-typedef struct axis_map {
-    int32_t *lo, *hi;
-    float *wl, *wh;
-    /* Integer factors: on [o0, o0 + period * runs) output o + period reads lo + step and hi + step
-     * with the same weights as o (upscaling by s: period s, step 1; downscaling by s: period 1,
-     * step s), so the W pass there reads the input at a constant stride (no gathers). */
-    int64_t period, step, o0, runs;
-} axis_map;
-
-/* Output b + period reads step inputs further on than output b, with the same weights. */
-static bool map_repeats(const void *ctx, int64_t b)
-{
-    const axis_map *m = ctx;
-    const int64_t p = m->period, s = m->step;
-    return m->lo[b + p] == m->lo[b] + s && m->hi[b + p] == m->hi[b] + s && m->wl[b + p] == m->wl[b] &&
-           m->wh[b + p] == m->wh[b];
-}
-
-/* The longest stretch where the map repeats every `period` outputs, `step` inputs on, for an
- * integer factor of 2, 4 or 8 (upscaling: period out / in, step 1; downscaling: period 1,
- * step in / out). */
-static void find_period(axis_map *m, int64_t in, int64_t out)
-{
-    m->period = m->step = m->o0 = m->runs = 0;
-    const int64_t up = in > 0 && out % in == 0 ? out / in : 0, down = out > 0 && in % out == 0 ? in / out : 0;
-    const int64_t s = up == 2 || up == 4 || up == 8 ? 1 : down == 2 || down == 4 || down == 8 ? down : 0;
-    if (!s)
-        return;
-    /* emu_longest_repeat reads the candidate period and step from the map. */
-    m->period = s == 1 ? up : 1;
-    m->step = s;
-    const int64_t len = emu_longest_repeat(out, m->period, map_repeats, m, &m->o0);
-    if (len >= 4 * m->period) {
-        m->runs = len / m->period;
-    } else {
-        m->period = m->step = m->o0 = 0;
-    }
-}
-
 /* The axis' taps (the family's rule) as arrays the W and H passes index, in its booked table. */
-static bool map_build(axis_map *m, const upsample_plan *p, int axis)
+static bool map_build(upsample_map *m, const upsample_plan *p, int axis)
 {
     const int64_t in = p->axis[axis].in, out = p->axis[axis].out;
     m->lo = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_TABLE + axis, (size_t)out * 16);
@@ -122,14 +82,14 @@ static bool map_build(axis_map *m, const upsample_plan *p, int axis)
         m->wl[i] = t.wl;
         m->wh[i] = t.wh;
     }
-    find_period(m, in, out);
+    upsample_map_period(m, in, out);
     return true;
 }
 
 typedef struct resize_ctx {
     const upsample_plan *p;
     bool stream; /* a large float32 output written in place: streaming stores */
-    axis_map md, mh, mw;
+    upsample_map md, mh, mw;
     int64_t i_sd, o_sd, in_d; /* 3 axes: D's element strides and input extent (2 axes: 0, 0, 1) */
     aclDataType dt;
     size_t item;
@@ -152,7 +112,7 @@ typedef struct resize_scratch {
 /* The periodic stretch of an NCHW W pass: output o0 + s*m + q from input lo[o0 + q] + t*m
  * (same products and sums as the scalar loop). s (the period) and t (the step) are constants
  * in each instance, so the strided reads vectorise. */
-static inline void w_pass_periodic(float *restrict dst, const float *restrict src, const axis_map *mp, int64_t s,
+static inline void w_pass_periodic(float *restrict dst, const float *restrict src, const upsample_map *mp, int64_t s,
                                    int64_t t)
 {
     const int64_t o0 = mp->o0, runs = mp->runs;
@@ -171,7 +131,7 @@ static inline void w_pass_periodic(float *restrict dst, const float *restrict sr
 }
 
 #define W_PASS_PERIODIC(name, period, step)                                                          \
-    EMU_HOT static void name(float *restrict dst, const float *restrict src, const axis_map *m)      \
+    EMU_HOT static void name(float *restrict dst, const float *restrict src, const upsample_map *m)      \
     {                                                                                                \
         w_pass_periodic(dst, src, m, period, step);                                                  \
     }
@@ -183,7 +143,7 @@ W_PASS_PERIODIC(w_pass_down4, 1, 4)
 W_PASS_PERIODIC(w_pass_down8, 1, 8)
 
 /* The W pass of one input row: dst[ow] (times vec lanes) from src. */
-EMU_HOT static void w_pass(float *restrict dst, const float *restrict src, const axis_map *m, int64_t out_w,
+EMU_HOT static void w_pass(float *restrict dst, const float *restrict src, const upsample_map *m, int64_t out_w,
                            int64_t vec)
 {
     const int32_t *restrict lo = m->lo, *restrict hi = m->hi;
@@ -200,7 +160,7 @@ EMU_HOT static void w_pass(float *restrict dst, const float *restrict src, const
             dst[o] = wl[o] * src[lo[o]] + wh[o] * src[hi[o]];
         if (m->period) {
             const int64_t f = m->period > 1 ? m->period : m->step;
-            void (*pass)(float *restrict, const float *restrict, const axis_map *) =
+            void (*pass)(float *restrict, const float *restrict, const upsample_map *) =
                 m->period > 1 ? (f == 2 ? w_pass_up2 : f == 4 ? w_pass_up4 : w_pass_up8)
                               : (f == 2 ? w_pass_down2 : f == 4 ? w_pass_down4 : w_pass_down8);
             pass(dst, src, m);

@@ -25,34 +25,7 @@ void upsample_joint_book(const upsample_plan *p, emu_scratch *s)
     emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW, 5 * ow, sizeof(float), true); /* two expanded input rows, a result */
 }
 
-/* W's taps as element offsets in an input row, and where they repeat: on [p0, p0 + period * runs) tap
- * j + period reads one element further on than tap j (an integer upscale by `period`, 2, 4 or 8, of a
- * row whose W stride is 1), so the spread there is an interleave of shifted copies, not a gather. */
-typedef struct joint_taps {
-    const int32_t *i_lo, *i_hi;
-    int64_t period, p0, runs;
-} joint_taps;
-
-static bool taps_repeat(const void *ctx, int64_t b)
-{
-    const joint_taps *t = ctx;
-    return t->i_lo[b + t->period] == t->i_lo[b] + 1 && t->i_hi[b + t->period] == t->i_hi[b] + 1;
-}
-
-static void find_repeat(joint_taps *t, int64_t in, int64_t ow, int64_t w_stride)
-{
-    const int64_t s = in > 0 && ow % in == 0 ? ow / in : 0;
-    t->period = t->p0 = t->runs = 0;
-    if (w_stride != 1 || (s != 2 && s != 4 && s != 8))
-        return;
-    t->period = s; /* read by taps_repeat */
-    const int64_t len = emu_longest_repeat(ow, s, taps_repeat, t, &t->p0);
-    t->runs = len >= 4 * s ? len / s : 0;
-    if (!t->runs)
-        t->period = t->p0 = 0;
-}
-
-/* dst[p0 + s * m + q] = row[f[q] + m] for m < runs, q < s: the repeating stretch's spread. With s a
+/* dst[s * m + q] = row[f[q] + m] for m < runs, q < s: a periodic stretch's spread. With s a
  * constant (the callers below) the compiler makes it vector loads and shuffles. */
 EMU_HOT_INLINE void interleave(float *restrict dst, const float *restrict row, const int32_t *restrict f,
                                int64_t runs, int64_t s)
@@ -62,28 +35,29 @@ EMU_HOT_INLINE void interleave(float *restrict dst, const float *restrict row, c
             dst[s * m + q] = row[f[q] + m];
 }
 
-/* An input row spread over the output's W: lo[j] = row[i_lo[j]], hi[j] = row[i_hi[j]]: gathers, and the
- * repeating stretch as interleaves. */
+/* An input row spread over the output's W: lo[j] = row[m->lo[j]], hi[j] = row[m->hi[j]] (W's taps as
+ * element offsets): gathers, and interleaves on the map's periodic stretch of an upscale (step 1: the
+ * offsets are indices there, see upsample_joint_forward). */
 EMU_HOT static void expand_row(float *restrict lo, float *restrict hi, const float *restrict row,
-                               const joint_taps *t, int64_t ow)
+                               const upsample_map *m, int64_t ow)
 {
-    const int64_t a = t->p0, b = t->p0 + t->period * t->runs;
+    const int64_t up = m->step == 1 ? m->period : 0, a = up ? m->o0 : ow, b = up ? a + up * m->runs : ow;
     for (int64_t j = 0; j < a; j++)
-        lo[j] = row[t->i_lo[j]], hi[j] = row[t->i_hi[j]];
-    if (t->period == 2) {
-        interleave(lo + a, row, t->i_lo + a, t->runs, 2);
-        interleave(hi + a, row, t->i_hi + a, t->runs, 2);
-    } else if (t->period == 4) {
-        interleave(lo + a, row, t->i_lo + a, t->runs, 4);
-        interleave(hi + a, row, t->i_hi + a, t->runs, 4);
-    } else if (t->period == 8) {
-        interleave(lo + a, row, t->i_lo + a, t->runs, 8);
-        interleave(hi + a, row, t->i_hi + a, t->runs, 8);
+        lo[j] = row[m->lo[j]], hi[j] = row[m->hi[j]];
+    if (up == 2) {
+        interleave(lo + a, row, m->lo + a, m->runs, 2);
+        interleave(hi + a, row, m->hi + a, m->runs, 2);
+    } else if (up == 4) {
+        interleave(lo + a, row, m->lo + a, m->runs, 4);
+        interleave(hi + a, row, m->hi + a, m->runs, 4);
+    } else if (up == 8) {
+        interleave(lo + a, row, m->lo + a, m->runs, 8);
+        interleave(hi + a, row, m->hi + a, m->runs, 8);
     }
     for (int64_t j = b; j < ow; j++)
-        lo[j] = row[t->i_lo[j]];
+        lo[j] = row[m->lo[j]];
     for (int64_t j = b; j < ow; j++)
-        hi[j] = row[t->i_hi[j]];
+        hi[j] = row[m->hi[j]];
 }
 
 /* One float32 output row from its top and bottom rows expanded: the same products and order as the typed
@@ -102,7 +76,7 @@ typedef struct joint_ctx {
     const upsample_plan *p;
     const upsample_tap *ty;
     const float *wl, *wh;      /* W's weights, unpacked for joint_row_f32 */
-    joint_taps tx; /* W's taps as element offsets in an input row */
+    upsample_map tx; /* W's taps as element offsets in an input row, and their weights */
     const float *in;
     float *out;
     int64_t i_n, i_c, i_h, o_n, o_c, o_h;
@@ -181,12 +155,14 @@ int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsamp
     if (in->dtype == ACL_FLOAT && out->dtype == ACL_FLOAT && o_ax[UPSAMPLE_W] == 1 && narrow) {
         for (int64_t j = 0; j < ow; j++)
             i_lo[j] = (int32_t)(tx[j].lo * i_ax[UPSAMPLE_W]), i_lo[ow + j] = (int32_t)(tx[j].hi * i_ax[UPSAMPLE_W]);
-        joint_ctx x = {.p = p, .ty = ty, .wl = wl, .wh = wl + ow, .tx = {.i_lo = i_lo, .i_hi = i_lo + ow},
+        joint_ctx x = {.p = p, .ty = ty, .wl = wl, .wh = wl + ow,
+                       .tx = {.lo = i_lo, .hi = i_lo + ow, .wl = wl, .wh = wl + ow},
                        .in = (const float *)in->data + in->offset, .out = (float *)out->data + out->offset,
                        .i_n = i_n, .i_c = i_c, .i_h = i_ax[UPSAMPLE_H], .o_n = o_n, .o_c = o_c,
                        .o_h = o_ax[UPSAMPLE_H],
                        .stream = emu_view_numel(out) * (int64_t)sizeof(float) >= emu_stream_bytes()};
-        find_repeat(&x.tx, p->axis[UPSAMPLE_W].in, ow, i_ax[UPSAMPLE_W]);
+        if (i_ax[UPSAMPLE_W] == 1) /* the offsets are the taps' indices */
+            upsample_map_period(&x.tx, p->axis[UPSAMPLE_W].in, ow);
         if (emu_parallel(threads, joint_team, &x))
             return snprintf(msg, cap, "the expanded rows were not booked"), EMU_KERNEL_ERR_INNER;
         return 0;

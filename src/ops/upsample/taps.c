@@ -83,3 +83,29 @@ int64_t upsample_taps_most(const upsample_plan *p, int axis)
         most = open[slot] >= 0 && last[slot] - first[slot] + 1 > most ? last[slot] - first[slot] + 1 : most;
     return most;
 }
+
+/* Output b + period reads step inputs further on than output b, with the same weights. */
+static bool map_repeats(const void *ctx, int64_t b)
+{
+    const upsample_map *m = ctx;
+    const int64_t p = m->period, s = m->step;
+    return m->lo[b + p] == m->lo[b] + s && m->hi[b + p] == m->hi[b] + s && m->wl[b + p] == m->wl[b] &&
+           m->wh[b + p] == m->wh[b];
+}
+
+void upsample_map_period(upsample_map *m, int64_t in, int64_t out)
+{
+    m->period = m->step = m->o0 = m->runs = 0;
+    const int64_t up = in > 0 && out % in == 0 ? out / in : 0, down = out > 0 && in % out == 0 ? in / out : 0;
+    const int64_t s = up == 2 || up == 4 || up == 8 ? 1 : down == 2 || down == 4 || down == 8 ? down : 0;
+    if (!s)
+        return;
+    /* emu_longest_repeat reads the candidate period and step from the map. */
+    m->period = s == 1 ? up : 1;
+    m->step = s;
+    const int64_t len = emu_longest_repeat(out, m->period, map_repeats, m, &m->o0);
+    if (len >= 4 * m->period)
+        m->runs = len / m->period;
+    else
+        m->period = m->step = m->o0 = 0;
+}

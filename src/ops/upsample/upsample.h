@@ -92,6 +92,20 @@ typedef struct upsample_tap {
  * the source coordinate in float32 from the plan's ratio. */
 upsample_tap upsample_tap_of(const upsample_plan *p, int axis, int64_t i);
 
+/* Per output index of one axis: the two source indices and their weights (a forward kernel's table).
+ * Integer factors: on [o0, o0 + period * runs) output o + period reads lo + step and hi + step with the
+ * same weights as o (upscaling by s: period s, step 1; downscaling by s: period 1, step s), so a W pass
+ * there reads the input at a constant stride (no gathers). */
+typedef struct upsample_map {
+    int32_t *lo, *hi;
+    float *wl, *wh;
+    int64_t period, step, o0, runs;
+} upsample_map;
+
+/* Sets m's period, step, o0 and runs from its tables (taps.c): the longest such stretch for a factor of
+ * 2, 4 or 8 between in and out, at least four periods long; period 0 when there is none. */
+void upsample_map_period(upsample_map *m, int64_t in, int64_t out);
+
 /* Entry points: the fast path, or the reference kernel when p->reference or
  * when no fast path covers the plan. out from in; 0 or a status plus message. */
 int upsample_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap);
