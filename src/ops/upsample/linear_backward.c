@@ -199,20 +199,41 @@ static bool taps_build(axis_taps *t, const upsample_plan *p, int axis)
     return true;
 }
 
-/* Prefetches spread over a row's arithmetic: the cache lines [next, end), per_block of them before each
- * block of COMBINE_BLOCK elements a combine pass takes. Issued in one burst they wait for miss buffers
- * (a core has ~16) and the arithmetic waits with them; spread, they overlap it. */
+/* Prefetches spread over a combine's arithmetic: the cache lines [next, end) of `streams` ranges `stride`
+ * bytes apart, per_block lines of each before each block of COMBINE_BLOCK elements a combine pass takes.
+ * Issued in one burst they wait for miss buffers (a core has ~16) and the arithmetic waits with them;
+ * spread, they overlap it. */
 typedef struct line_feed {
-    uintptr_t next, end;
-    int64_t per_block;
+    uintptr_t next, end, stride;
+    int64_t streams, per_block;
 } line_feed;
 
 #define COMBINE_BLOCK 64
 
 static inline void feed_lines(line_feed *f)
 {
-    for (int64_t i = 0; f && i < f->per_block && f->next < f->end; i++, f->next += 64)
-        PREFETCH_TO_L2((const void *)f->next);
+    if (!f || f->next >= f->end)
+        return;
+    const uintptr_t span = (uintptr_t)f->per_block * 64, stop = f->end - f->next > span ? f->next + span : f->end;
+    for (int64_t k = 0; k < f->streams; k++)
+        for (uintptr_t a = f->next + (uintptr_t)k * f->stride, b = stop + (uintptr_t)k * f->stride; a < b; a += 64)
+            PREFETCH_TO_L2((const void *)a);
+    f->next = stop;
+}
+
+/* A feed of [from, to) in `streams` ranges `stride` bytes apart over `passes` combine passes of len
+ * elements: PREFETCH_BURST_LINES lines go now, the rest spread. */
+static line_feed feed_start(const char *from, const char *to, uintptr_t stride, int64_t streams, int64_t passes,
+                            int64_t len)
+{
+    line_feed f = {(uintptr_t)from & ~(uintptr_t)63, (uintptr_t)to, stride, streams, 0};
+    if (streams <= 0)
+        return f;
+    f.per_block = PREFETCH_BURST_LINES / streams;
+    feed_lines(&f);
+    const int64_t blocks = passes * (len / COMBINE_BLOCK), lines = (int64_t)((f.end - f.next + 63) / 64);
+    f.per_block = blocks > 0 ? (lines + blocks - 1) / blocks : 0; /* no whole block: the burst only */
+    return f;
 }
 
 /* a[0..n) = (first ? 0.0f : a) + the m <= 4 rows' products: one pass of combine_rows over a span. With n
@@ -274,7 +295,7 @@ EMU_HOT_INLINE void combine_rows(float *restrict acc, const float *const *rows, 
         for (int64_t i = 0; i < 4; i++)
             r[i] = rows[t + (i < m ? i : 0)];
         int64_t j = 0;
-        for (; f && j + COMBINE_BLOCK <= len; j += COMBINE_BLOCK) {
+        for (; f && f->next < f->end && j + COMBINE_BLOCK <= len; j += COMBINE_BLOCK) { /* till the feed ends */
             feed_lines(f);
             combine_span(acc + j, r[0] + j, r[1] + j, r[2] + j, r[3] + j, wt, m, t == 0, COMBINE_BLOCK);
         }
@@ -620,20 +641,16 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
      * ones (NHWC's, W * C long) are streams the hardware prefetcher
      * follows, and fetching whole rows ahead would evict the rows being
      * summed. (3 axes: the D pass reads gradOut, see volume_slice.) */
-    line_feed feed = {0, 0, 0}, *f = NULL;
+    line_feed feed, *f = NULL;
     if (p->axes == 2 && x->g.contiguous && y + x->ahead < h && len * (int64_t)x->item <= PREFETCH_MAX_BYTES) {
         const int64_t ahead = y + x->ahead;
         const int64_t before = x->th.first[ahead - 1] + x->th.count[ahead - 1];
         const int64_t end = x->th.first[ahead] + x->th.count[ahead];
         const int64_t from = before > x->th.first[ahead] ? before : x->th.first[ahead];
         if (from < end) { /* one range: the plane's rows follow one another */
-            feed.next = (uintptr_t)(x->g.base + (size_t)(g_plane + from * x->g.s.h) * x->item) & ~(uintptr_t)63;
-            feed.end = (uintptr_t)(x->g.base + (size_t)(g_plane + end * x->g.s.h) * x->item);
-            feed.per_block = PREFETCH_BURST_LINES; /* what the miss buffers take at once, now */
-            feed_lines(&feed);
-            const int64_t blocks = (x->th.count[y] + 3) / 4 * ((len + COMBINE_BLOCK - 1) / COMBINE_BLOCK);
-            const int64_t lines = (int64_t)((feed.end - feed.next + 63) / 64);
-            feed.per_block = blocks > 0 ? (lines + blocks - 1) / blocks : 0; /* no sum: the burst only */
+            const char *row0 = x->g.base + (size_t)g_plane * x->item;
+            feed = feed_start(row0 + (size_t)(from * x->g.s.h) * x->item, row0 + (size_t)(end * x->g.s.h) * x->item,
+                              0, 1, (x->th.count[y] + 3) / 4, len);
             f = &feed;
         }
     }
@@ -721,23 +738,36 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
     row_source ds = {.x = x, .sc = sc, .g_off = n * x->g.s.n + c * x->g.s.c, .first = x->td.first[z],
                      .wt = x->td.wt, .in = x->in_d, .idx = z};
-    const bool prefetch = x->g.contiguous && len * (int64_t)x->item <= PREFETCH_MAX_BYTES;
-    const int64_t seen = z > 0 ? x->td.first[z - 1] + x->td.count[z - 1] : 0;
-    const int64_t fresh = seen > ds.first ? seen - ds.first : 0;
-    /* Rows ahead: PREFETCH_AHEAD_BYTES of the slices the previous z did not read (those are in cache). */
-    const int64_t step = (x->td.count[z] - fresh) * len * (int64_t)x->item;
-    int64_t ahead = step > 0 ? (PREFETCH_AHEAD_BYTES + step - 1) / step : 1;
-    ahead = ahead < 2 ? 2 : ahead > PREFETCH_ROWS_MAX ? PREFETCH_ROWS_MAX : ahead;
-    for (int64_t oh = 0; oh < out_h; oh++) {
-        /* Row oh + ahead of each such slice: its loads overlap this row's arithmetic. */
-        for (int64_t k = fresh; prefetch && oh + ahead < out_h && k < x->td.count[z]; k++) {
-            const char *row =
-                x->g.base + (size_t)(ds.g_off + (ds.first + k) * x->g_sd + (oh + ahead) * x->g.s.h) * x->item;
-            for (int64_t b = 0; b < len * (int64_t)x->item; b += 64)
-                PREFETCH_TO_L2(row + b);
+    if (x->g.direct && x->g.s.h == len && x->td.count[z] <= MAX_ROWS) {
+        /* Float32 slices whose rows follow one another: the D sum is one combine over the whole slice,
+         * long streams the hardware prefetcher follows, with no per-row calls. (More than MAX_ROWS sources
+         * would need a partial sum as long as the slice.) */
+        const int64_t seen = z > 0 ? x->td.first[z - 1] + x->td.count[z - 1] : 0;
+        const int64_t fresh = seen > ds.first ? seen - ds.first : 0, count = x->td.count[z];
+        const size_t slice = (size_t)(out_h * len) * x->item, stride = (size_t)x->g_sd * x->item;
+        const char *first = x->g.base + (size_t)(ds.g_off + (ds.first + fresh) * x->g_sd) * x->item;
+        line_feed feed = feed_start(first, first + slice, stride, count - fresh, (count + 3) / 4, out_h * len);
+        ds.oh = 0;
+        reduce_rows(sc, sc->slice, count, out_h * len, d_source, &ds, &feed);
+    } else {
+        const bool prefetch = x->g.contiguous && len * (int64_t)x->item <= PREFETCH_MAX_BYTES;
+        const int64_t seen = z > 0 ? x->td.first[z - 1] + x->td.count[z - 1] : 0;
+        const int64_t fresh = seen > ds.first ? seen - ds.first : 0;
+        /* Rows ahead: PREFETCH_AHEAD_BYTES of the slices the previous z did not read (those are in cache). */
+        const int64_t step = (x->td.count[z] - fresh) * len * (int64_t)x->item;
+        int64_t ahead = step > 0 ? (PREFETCH_AHEAD_BYTES + step - 1) / step : 1;
+        ahead = ahead < 2 ? 2 : ahead > PREFETCH_ROWS_MAX ? PREFETCH_ROWS_MAX : ahead;
+        for (int64_t oh = 0; oh < out_h; oh++) {
+            /* Row oh + ahead of each such slice: its loads overlap this row's arithmetic. */
+            for (int64_t k = fresh; prefetch && oh + ahead < out_h && k < x->td.count[z]; k++) {
+                const char *row =
+                    x->g.base + (size_t)(ds.g_off + (ds.first + k) * x->g_sd + (oh + ahead) * x->g.s.h) * x->item;
+                for (int64_t b = 0; b < len * (int64_t)x->item; b += 64)
+                    PREFETCH_TO_L2(row + b);
+            }
+            ds.oh = oh;
+            reduce_rows(sc, sc->slice + oh * len, x->td.count[z], len, d_source, &ds, NULL);
         }
-        ds.oh = oh;
-        reduce_rows(sc, sc->slice + oh * len, x->td.count[z], len, d_source, &ds, NULL);
     }
     for (int64_t y = 0; y < p->axis[UPSAMPLE_H].in; y++)
         upsample_row(x, sc, plane, z, y);
