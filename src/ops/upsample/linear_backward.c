@@ -223,16 +223,18 @@ static inline void feed_lines(line_feed *f)
 
 /* A feed of [from, to) in `streams` ranges `stride` bytes apart over `passes` combine passes of len
  * elements: PREFETCH_BURST_LINES lines go now, the rest spread. */
-static line_feed feed_start(const char *from, const char *to, uintptr_t stride, int64_t streams, int64_t passes,
-                            int64_t len)
+EMU_HOT_INLINE line_feed feed_start(const char *from, const char *to, uintptr_t stride, int64_t streams,
+                                    int64_t passes, int64_t len)
 {
     line_feed f = {(uintptr_t)from & ~(uintptr_t)63, (uintptr_t)to, stride, streams, 0};
-    if (streams <= 0)
+    if (streams <= 0 || f.next >= f.end)
         return f;
-    f.per_block = PREFETCH_BURST_LINES / streams;
+    const int64_t lines = (int64_t)((f.end - f.next + 63) / 64), burst = PREFETCH_BURST_LINES / streams;
+    /* A range about the burst's size (U1's two rows, one line more when they are not aligned) goes at once. */
+    f.per_block = lines <= burst + burst / 4 ? lines : burst;
     feed_lines(&f);
-    const int64_t blocks = passes * (len / COMBINE_BLOCK), lines = (int64_t)((f.end - f.next + 63) / 64);
-    f.per_block = blocks > 0 ? (lines + blocks - 1) / blocks : 0; /* no whole block: the burst only */
+    const int64_t blocks = passes * (len / COMBINE_BLOCK);
+    f.per_block = blocks > 0 ? (lines - f.per_block + blocks - 1) / blocks : 0; /* no whole block: the burst */
     return f;
 }
 
@@ -606,7 +608,7 @@ typedef struct row_source {
     int64_t oh;      /* the D pass: the gradOut row of each slice it sums */
 } row_source;
 
-static const float *h_source(const void *ctx, int64_t k, float *w)
+EMU_HOT_INLINE const float *h_source(const void *ctx, int64_t k, float *w)
 {
     const row_source *r = ctx;
     const int64_t oh = r->first + k;
@@ -617,7 +619,7 @@ static const float *h_source(const void *ctx, int64_t k, float *w)
 }
 
 /* D pass source k: gradOut row oh (in g_off) of slice od = first + k. */
-static const float *d_source(const void *ctx, int64_t k, float *w)
+EMU_HOT_INLINE const float *d_source(const void *ctx, int64_t k, float *w)
 {
     const row_source *r = ctx;
     const int64_t od = r->first + k;
