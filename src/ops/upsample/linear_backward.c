@@ -233,6 +233,8 @@ EMU_HOT_INLINE line_feed feed_start(const char *from, const char *to, uintptr_t 
     /* A range about the burst's size (U1's two rows, one line more when they are not aligned) goes at once. */
     f.per_block = lines <= burst + burst / 4 ? lines : burst;
     feed_lines(&f);
+    if (f.next >= f.end)
+        return f;
     const int64_t blocks = passes * (len / COMBINE_BLOCK);
     f.per_block = blocks > 0 ? (lines - f.per_block + blocks - 1) / blocks : 0; /* no whole block: the burst */
     return f;
@@ -242,10 +244,9 @@ EMU_HOT_INLINE line_feed feed_start(const char *from, const char *to, uintptr_t 
  * a constant (a whole block) the loop has no remainder and no checks; restrict keeps it unversioned. (NHWC's
  * fold of a partial sum passes a itself as r0: element j is read before it is written, in any order.) */
 EMU_HOT_INLINE void combine_span(float *restrict a, const float *restrict r0, const float *restrict r1,
-                                 const float *restrict r2, const float *restrict r3, const float wt[4], int64_t m,
-                                 bool first, int64_t n)
+                                 const float *restrict r2, const float *restrict r3, float w0, float w1, float w2,
+                                 float w3, int64_t m, bool first, int64_t n)
 {
-    const float w0 = wt[0], w1 = wt[1], w2 = wt[2], w3 = wt[3];
     switch (m + (first ? 0 : 4)) {
     case 1:
         for (int64_t j = 0; j < n; j++)
@@ -293,15 +294,14 @@ EMU_HOT_INLINE void combine_rows(float *restrict acc, const float *const *rows, 
     }
     for (int64_t t = 0; t < n;) {
         const int64_t m = n - t < 4 ? n - t : 4;
-        const float *r[4], wt[4] = {w[t], m > 1 ? w[t + 1] : 0, m > 2 ? w[t + 2] : 0, m > 3 ? w[t + 3] : 0};
-        for (int64_t i = 0; i < 4; i++)
-            r[i] = rows[t + (i < m ? i : 0)];
+        const float *r0 = rows[t], *r1 = rows[t + (m > 1)], *r2 = rows[t + 2 * (m > 2)], *r3 = rows[t + 3 * (m > 3)];
+        const float w0 = w[t], w1 = m > 1 ? w[t + 1] : 0, w2 = m > 2 ? w[t + 2] : 0, w3 = m > 3 ? w[t + 3] : 0;
         int64_t j = 0;
         for (; f && f->next < f->end && j + COMBINE_BLOCK <= len; j += COMBINE_BLOCK) { /* till the feed ends */
             feed_lines(f);
-            combine_span(acc + j, r[0] + j, r[1] + j, r[2] + j, r[3] + j, wt, m, t == 0, COMBINE_BLOCK);
+            combine_span(acc + j, r0 + j, r1 + j, r2 + j, r3 + j, w0, w1, w2, w3, m, t == 0, COMBINE_BLOCK);
         }
-        combine_span(acc + j, r[0] + j, r[1] + j, r[2] + j, r[3] + j, wt, m, t == 0, len - j);
+        combine_span(acc + j, r0 + j, r1 + j, r2 + j, r3 + j, w0, w1, w2, w3, m, t == 0, len - j);
         t += m;
     }
 }
