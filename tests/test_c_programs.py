@@ -105,3 +105,27 @@ def test_meson_install_layout(tmp_path):
     subprocess.run(["cc", "-std=c11", str(HERE / "c" / "sample_c.c"), "-o", str(exe), *flags.stdout.split(), "-lm"],
                    check=True)  # fmt: skip
     assert subprocess.run([str(exe)], capture_output=True).returncode == 0
+
+
+def test_bench_ab_builds_alternates_two_copies_of_the_library(tmp_path):
+    # bench/ab_builds.c: the in-process A/B BENCHMARKS.md's kernel rows come from. Two copies of the
+    # installed library (two files: two dlopen instances, each with its own runtime) on a small 2-D and
+    # 3-D shape; a usage error says so.
+    from aclnn_emu._ffi import library_path
+
+    exe = tmp_path / "ab_builds"
+    cmd = ["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", *cli.cflags(), str(ROOT / "bench" / "ab_builds.c"),
+           "-o", str(exe), "-ldl"]  # fmt: skip
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    copy = tmp_path / "copy.so"
+    copy.write_bytes(library_path().read_bytes())
+    for shape in (["2d", "1", "3", "8", "8", "16", "16"], ["3d", "1", "2", "4", "8", "8", "8", "16", "16"]):
+        r = subprocess.run([str(exe), *shape, "0", "3", str(library_path()), str(copy)], capture_output=True,
+                           text=True, timeout=120)  # fmt: skip
+        assert r.returncode == 0, r.stdout + r.stderr
+        lines = r.stdout.splitlines()
+        assert [line.split()[0] for line in lines] == [str(library_path()), str(copy)]
+        assert all("median" in line for line in lines)
+    r = subprocess.run([str(exe), "4d"], capture_output=True, text=True)
+    assert r.returncode == 2 and "usage:" in r.stderr

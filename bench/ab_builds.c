@@ -1,0 +1,170 @@
+/*
+ * Two or more builds of libaclnn_emu in one process, their calls alternating:
+ * an A/B of a kernel change that the VM's drift (its copy bandwidth moves by
+ * half within minutes) cannot bias, as runs in separate processes can. Each
+ * build is dlopen'ed with its own symbols (RTLD_LOCAL | RTLD_DEEPBIND), so
+ * each has its own runtime, device memory and tensors; round r calls build 1,
+ * then build 2, ..., on the same gradOut values.
+ *
+ *   cc -O2 -std=c11 bench/ab_builds.c $(aclnn-emu config --cflags) -ldl -o ab_builds
+ *   ./ab_builds 2d N C H W OH OW ALIGN CALLS before.so after.so        (U1: 8 64 128 128 256 256 0)
+ *   ./ab_builds 3d N C D H W OD OH OW ALIGN CALLS before.so after.so   (V1: 2 32 16 64 64 32 128 128 0)
+ *
+ * Prints per build the minimum, first quartile and median of CALLS calls
+ * (phase one + phase two + synchronize, tensors in emulated device memory).
+ * ACLNN_EMU_THREADS applies to every build.
+ *
+ * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_DEEPBIND */
+#endif
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
+#include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
+
+#define MAX_BUILDS 8
+
+typedef struct build {
+    const char *path;
+    __typeof__(&aclInit) init;
+    __typeof__(&aclrtSetDevice) set_device;
+    __typeof__(&aclrtMalloc) malloc_;
+    __typeof__(&aclrtMemcpy) memcpy_;
+    __typeof__(&aclrtSynchronizeStream) sync;
+    __typeof__(&aclCreateTensor) tensor;
+    __typeof__(&aclCreateIntArray) int_array;
+    __typeof__(&aclnnUpsampleBilinear2dBackwardGetWorkspaceSize) ws2;
+    __typeof__(&aclnnUpsampleBilinear2dBackward) run2;
+    __typeof__(&aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize) ws3;
+    __typeof__(&aclnnUpsampleTrilinear3dBackward) run3;
+    aclTensor *grad, *out;
+    aclIntArray *out_size, *in_size;
+    void *workspace;
+    uint64_t workspace_size;
+    double *ms;
+} build;
+
+static void *need(void *lib, const char *path, const char *name)
+{
+    void *f = dlsym(lib, name);
+    if (!f) {
+        fprintf(stderr, "%s: no %s\n", path, name);
+        exit(1);
+    }
+    return f;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One call of build b: phase one, its workspace (kept from call to call, as a program keeps it), phase two. */
+static int call(build *b, int axes, bool align)
+{
+    uint64_t ws = 0;
+    aclOpExecutor *ex = NULL;
+    int st = axes == 2 ? b->ws2(b->grad, b->out_size, b->in_size, align, 0.0, 0.0, b->out, &ws, &ex)
+                       : b->ws3(b->grad, b->out_size, b->in_size, align, 0.0, 0.0, 0.0, b->out, &ws, &ex);
+    if (!st && ws > b->workspace_size) {
+        st = b->malloc_(&b->workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST);
+        b->workspace_size = ws;
+    }
+    if (!st)
+        st = axes == 2 ? b->run2(b->workspace, ws, ex, NULL) : b->run3(b->workspace, ws, ex, NULL);
+    return st ? st : b->sync(NULL);
+}
+
+int main(int argc, char **argv)
+{
+    const int axes = argc > 1 && strcmp(argv[1], "2d") == 0 ? 2 : argc > 1 && strcmp(argv[1], "3d") == 0 ? 3 : 0;
+    const int dims = axes + 2, first_lib = 2 * axes + 6; /* 2d|3d, N C, input and output extents, ALIGN CALLS */
+    if (!axes || argc < first_lib + 1 || argc - first_lib > MAX_BUILDS) {
+        fprintf(stderr, "usage: %s 2d|3d N C [D] H W [OD] OH OW ALIGN CALLS lib.so... (at most %d builds)\n", argv[0],
+                MAX_BUILDS);
+        return 2;
+    }
+    int64_t v[10], in_shape[5], g_shape[5], out_size[3];
+    for (int i = 0; i < 2 * axes + 2; i++)
+        v[i] = atoll(argv[i + 2]);
+    const bool align = atoi(argv[first_lib - 2]) != 0;
+    const int calls = atoi(argv[first_lib - 1]) > 0 ? atoi(argv[first_lib - 1]) : 1;
+    size_t g_count = 1, in_count = 1;
+    for (int i = 0; i < dims; i++) {
+        in_shape[i] = v[i];
+        g_shape[i] = i < 2 ? v[i] : v[i + axes];
+        if (i >= 2)
+            out_size[i - 2] = g_shape[i];
+        if (in_shape[i] <= 0 || g_shape[i] <= 0)
+            return fprintf(stderr, "shapes must be positive\n"), 2;
+        g_count *= (size_t)g_shape[i], in_count *= (size_t)in_shape[i];
+    }
+    float *host = malloc(g_count * sizeof *host);
+    build *builds = calloc((size_t)(argc - first_lib), sizeof *builds);
+    if (!host || !builds)
+        return fprintf(stderr, "out of memory\n"), 1;
+    for (size_t i = 0; i < g_count; i++)
+        host[i] = (float)(i % 251) * 0.01f - 1.0f;
+    const aclFormat fmt = axes == 2 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCDHW;
+    const int nb = argc - first_lib;
+    for (int k = 0; k < nb; k++) {
+        build *b = &builds[k];
+        b->path = argv[first_lib + k];
+        void *lib = dlopen(b->path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+        if (!lib)
+            return fprintf(stderr, "%s\n", dlerror()), 1;
+        b->init = (__typeof__(b->init))need(lib, b->path, "aclInit");
+        b->set_device = (__typeof__(b->set_device))need(lib, b->path, "aclrtSetDevice");
+        b->malloc_ = (__typeof__(b->malloc_))need(lib, b->path, "aclrtMalloc");
+        b->memcpy_ = (__typeof__(b->memcpy_))need(lib, b->path, "aclrtMemcpy");
+        b->sync = (__typeof__(b->sync))need(lib, b->path, "aclrtSynchronizeStream");
+        b->tensor = (__typeof__(b->tensor))need(lib, b->path, "aclCreateTensor");
+        b->int_array = (__typeof__(b->int_array))need(lib, b->path, "aclCreateIntArray");
+        b->ws2 = (__typeof__(b->ws2))need(lib, b->path, "aclnnUpsampleBilinear2dBackwardGetWorkspaceSize");
+        b->run2 = (__typeof__(b->run2))need(lib, b->path, "aclnnUpsampleBilinear2dBackward");
+        b->ws3 = (__typeof__(b->ws3))need(lib, b->path, "aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize");
+        b->run3 = (__typeof__(b->run3))need(lib, b->path, "aclnnUpsampleTrilinear3dBackward");
+        void *g = NULL, *o = NULL;
+        if (b->init(NULL) || b->set_device(0) || b->malloc_(&g, g_count * 4, ACL_MEM_MALLOC_HUGE_FIRST) ||
+            b->malloc_(&o, in_count * 4, ACL_MEM_MALLOC_HUGE_FIRST) ||
+            b->memcpy_(g, g_count * 4, host, g_count * 4, ACL_MEMCPY_HOST_TO_DEVICE))
+            return fprintf(stderr, "%s: runtime set-up failed\n", b->path), 1;
+        b->grad = b->tensor(g_shape, (uint64_t)dims, ACL_FLOAT, NULL, 0, fmt, g_shape, (uint64_t)dims, g);
+        b->out = b->tensor(in_shape, (uint64_t)dims, ACL_FLOAT, NULL, 0, fmt, in_shape, (uint64_t)dims, o);
+        b->out_size = b->int_array(out_size, (uint64_t)axes);
+        b->in_size = b->int_array(in_shape, (uint64_t)dims);
+        b->ms = malloc((size_t)calls * sizeof *b->ms);
+        if (!b->grad || !b->out || !b->out_size || !b->in_size || !b->ms)
+            return fprintf(stderr, "%s: tensors not created\n", b->path), 1;
+    }
+    for (int r = -2; r < calls; r++) /* two warm-up rounds */
+        for (int k = 0; k < nb; k++) {
+            const double t0 = now_ms();
+            const int st = call(&builds[k], axes, align);
+            if (st)
+                return fprintf(stderr, "%s: status %d\n", builds[k].path, st), 1;
+            if (r >= 0)
+                builds[k].ms[r] = now_ms() - t0;
+        }
+    for (int k = 0; k < nb; k++) {
+        qsort(builds[k].ms, (size_t)calls, sizeof(double), by_value);
+        printf("%-32s min %7.2f  q1 %7.2f  median %7.2f ms\n", builds[k].path, builds[k].ms[0],
+               builds[k].ms[calls / 4], builds[k].ms[calls / 2]);
+    }
+    return 0;
+}
