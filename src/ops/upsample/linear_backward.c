@@ -649,10 +649,12 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
         const int64_t before = x->th.first[ahead - 1] + x->th.count[ahead - 1];
         const int64_t end = x->th.first[ahead] + x->th.count[ahead];
         const int64_t from = before > x->th.first[ahead] ? before : x->th.first[ahead];
-        if (from < end) { /* one range: the plane's rows follow one another */
-            const char *row0 = x->g.base + (size_t)g_plane * x->item;
-            feed = feed_start(row0 + (size_t)(from * x->g.s.h) * x->item, row0 + (size_t)(end * x->g.s.h) * x->item,
-                              0, 1, (x->th.count[y] + 3) / 4, len);
+        if (from < end) { /* one range where the rows follow one another, else one per row */
+            const char *row = x->g.base + (size_t)(g_plane + from * x->g.s.h) * x->item;
+            const bool packed = x->g.s.h == len;
+            const size_t bytes = (size_t)((packed ? end - from : 1) * len) * x->item;
+            feed = feed_start(row, row + bytes, packed ? 0 : (size_t)x->g.s.h * x->item, packed ? 1 : end - from,
+                              (x->th.count[y] + 3) / 4, len);
             f = &feed;
         }
     }
