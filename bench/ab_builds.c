@@ -2,7 +2,8 @@
  * Two or more builds of libaclnn_emu in one process, their calls alternating:
  * an A/B of a kernel change that the VM's drift (its copy bandwidth moves by
  * half within minutes) cannot bias, as runs in separate processes can. Each
- * build is dlopen'ed with its own symbols (RTLD_LOCAL | RTLD_DEEPBIND), so
+ * build is dlopen'ed with RTLD_LOCAL (its symbols stay out of the global scope,
+ * so its own calls bind to itself; no RTLD_DEEPBIND, which sanitizers refuse), so
  * each has its own runtime, device memory and tensors; round r calls build 1,
  * then build 2, ..., on the same gradOut values.
  *
@@ -16,9 +17,7 @@
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* RTLD_DEEPBIND */
-#endif
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,7 +124,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < nb; k++) {
         build *b = &builds[k];
         b->path = argv[first_lib + k];
-        void *lib = dlopen(b->path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+        void *lib = dlopen(b->path, RTLD_NOW | RTLD_LOCAL);
         if (!lib)
             return fprintf(stderr, "%s\n", dlerror()), 1;
         b->init = (__typeof__(b->init))need(lib, b->path, "aclInit");
