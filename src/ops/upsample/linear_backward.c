@@ -742,12 +742,14 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
     row_source ds = {.x = x, .sc = sc, .g_off = n * x->g.s.n + c * x->g.s.c, .first = x->td.first[z],
                      .wt = x->td.wt, .in = x->in_d, .idx = z};
+    /* Slices from `fresh` on are the ones the previous z did not read (those are in cache). */
+    const int64_t seen = z > 0 ? x->td.first[z - 1] + x->td.count[z - 1] : 0;
+    const int64_t fresh = seen > ds.first ? seen - ds.first : 0;
     if (x->g.direct && x->g.s.h == len && x->td.count[z] <= MAX_ROWS) {
-        /* Float32 slices whose rows follow one another: the D sum is one combine over the whole slice,
-         * long streams the hardware prefetcher follows, with no per-row calls. (More than MAX_ROWS sources
+        /* Float32 slices whose rows follow one another: the D sum is one combine over the whole slice, no
+         * per-row calls, the fresh slices fed to the prefetcher block by block. (More than MAX_ROWS sources
          * would need a partial sum as long as the slice.) */
-        const int64_t seen = z > 0 ? x->td.first[z - 1] + x->td.count[z - 1] : 0;
-        const int64_t fresh = seen > ds.first ? seen - ds.first : 0, count = x->td.count[z];
+        const int64_t count = x->td.count[z];
         const size_t slice = (size_t)(out_h * len) * x->item, stride = (size_t)x->g_sd * x->item;
         const char *first = x->g.base + (size_t)(ds.g_off + (ds.first + fresh) * x->g_sd) * x->item;
         line_feed feed = feed_start(first, first + slice, stride, count - fresh, (count + 3) / 4, out_h * len);
@@ -755,9 +757,7 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
         reduce_rows(sc, sc->slice, count, out_h * len, d_source, &ds, &feed);
     } else {
         const bool prefetch = x->g.contiguous && len * (int64_t)x->item <= PREFETCH_MAX_BYTES;
-        const int64_t seen = z > 0 ? x->td.first[z - 1] + x->td.count[z - 1] : 0;
-        const int64_t fresh = seen > ds.first ? seen - ds.first : 0;
-        /* Rows ahead: PREFETCH_AHEAD_BYTES of the slices the previous z did not read (those are in cache). */
+        /* Rows ahead: PREFETCH_AHEAD_BYTES of the fresh slices. */
         const int64_t step = (x->td.count[z] - fresh) * len * (int64_t)x->item;
         int64_t ahead = step > 0 ? (PREFETCH_AHEAD_BYTES + step - 1) / step : 1;
         ahead = ahead < 2 ? 2 : ahead > PREFETCH_ROWS_MAX ? PREFETCH_ROWS_MAX : ahead;
