@@ -337,6 +337,16 @@ static inline void gather_w(float *restrict dst, const float *restrict acc, cons
             dst[x] = 0.0f + (w0[x] * a[0] + w1[x] * a[1] + (w2[x] * a[2] + w3[x] * a[3]));
         }
         break;
+    case 5: /* an x2 upscale's taps: one end index has a fifth of weight 0 (the default loop's order) */
+        for (int64_t x = xa; x < xb; x++) {
+            const float *a = acc + first[x];
+            float sum = 0.0f + wt[x] * a[0];
+            sum += w1[x] * a[1];
+            sum += w2[x] * a[2];
+            sum += w3[x] * a[3];
+            dst[x] = sum + wt[4 * w + x] * a[4];
+        }
+        break;
     default:
         for (int64_t x = xa; x < xb; x++) {
             const float *a = acc + first[x];
