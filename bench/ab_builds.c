@@ -10,8 +10,10 @@
  *   cc -O2 -std=c11 bench/ab_builds.c $(aclnn-emu config --cflags) -ldl -o ab_builds
  *   ./ab_builds 2d N C H W OH OW ALIGN CALLS before.so after.so        (U1: 8 64 128 128 256 256 0)
  *   ./ab_builds 3d N C D H W OD OH OW ALIGN CALLS before.so after.so   (V1: 2 32 16 64 64 32 128 128 0)
+ *   ./ab_builds resize N C H W OH OW 0 CALLS before.so after.so         (aclnnResize "bilinear", NCHW)
  *
- * Prints per build the minimum, first quartile and median of CALLS calls
+ * The resize mode runs the forward from an N C H W input to N C OH OW (ALIGN is
+ * ignored). Prints per build the minimum, first quartile and median of CALLS calls
  * (phase one + phase two + synchronize, tensors in emulated device memory).
  * ACLNN_EMU_THREADS applies to every build.
  *
@@ -26,6 +28,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
+#include "aclnnop/aclnn_resize.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 
 #define MAX_BUILDS 8
@@ -39,12 +42,16 @@ typedef struct build {
     __typeof__(&aclrtSynchronizeStream) sync;
     __typeof__(&aclCreateTensor) tensor;
     __typeof__(&aclCreateIntArray) int_array;
+    __typeof__(&aclCreateFloatArray) float_array;
     __typeof__(&aclnnUpsampleBilinear2dBackwardGetWorkspaceSize) ws2;
     __typeof__(&aclnnUpsampleBilinear2dBackward) run2;
     __typeof__(&aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize) ws3;
     __typeof__(&aclnnUpsampleTrilinear3dBackward) run3;
-    aclTensor *grad, *out;
+    __typeof__(&aclnnResizeGetWorkspaceSize) ws_resize;
+    __typeof__(&aclnnResize) run_resize;
+    aclTensor *grad, *out; /* the resize's output and input */
     aclIntArray *out_size, *in_size;
+    aclFloatArray *scales;
     void *workspace;
     uint64_t workspace_size;
     double *ms;
@@ -74,27 +81,33 @@ static int by_value(const void *a, const void *b)
 }
 
 /* One call of build b: phase one, its workspace (kept from call to call, as a program keeps it), phase two. */
-static int call(build *b, int axes, bool align)
+static int call(build *b, int axes, bool align, bool resize)
 {
     uint64_t ws = 0;
     aclOpExecutor *ex = NULL;
-    int st = axes == 2 ? b->ws2(b->grad, b->out_size, b->in_size, align, 0.0, 0.0, b->out, &ws, &ex)
-                       : b->ws3(b->grad, b->out_size, b->in_size, align, 0.0, 0.0, 0.0, b->out, &ws, &ex);
+    int st = resize      ? b->ws_resize(b->out, b->scales, "bilinear", b->grad, &ws, &ex)
+             : axes == 2 ? b->ws2(b->grad, b->out_size, b->in_size, align, 0.0, 0.0, b->out, &ws, &ex)
+                         : b->ws3(b->grad, b->out_size, b->in_size, align, 0.0, 0.0, 0.0, b->out, &ws, &ex);
     if (!st && ws > b->workspace_size) {
         st = b->malloc_(&b->workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST);
         b->workspace_size = ws;
     }
     if (!st)
-        st = axes == 2 ? b->run2(b->workspace, ws, ex, NULL) : b->run3(b->workspace, ws, ex, NULL);
+        st = resize      ? b->run_resize(b->workspace, ws, ex, NULL)
+             : axes == 2 ? b->run2(b->workspace, ws, ex, NULL)
+                         : b->run3(b->workspace, ws, ex, NULL);
     return st ? st : b->sync(NULL);
 }
 
 int main(int argc, char **argv)
 {
-    const int axes = argc > 1 && strcmp(argv[1], "2d") == 0 ? 2 : argc > 1 && strcmp(argv[1], "3d") == 0 ? 3 : 0;
+    const bool resize = argc > 1 && strcmp(argv[1], "resize") == 0;
+    const int axes = argc > 1 && (resize || strcmp(argv[1], "2d") == 0) ? 2
+                     : argc > 1 && strcmp(argv[1], "3d") == 0        ? 3
+                                                                     : 0;
     const int dims = axes + 2, first_lib = 2 * axes + 6; /* 2d|3d, N C, input and output extents, ALIGN CALLS */
     if (!axes || argc < first_lib + 1 || argc - first_lib > MAX_BUILDS) {
-        fprintf(stderr, "usage: %s 2d|3d N C [D] H W [OD] OH OW ALIGN CALLS lib.so... (at most %d builds)\n", argv[0],
+        fprintf(stderr, "usage: %s 2d|3d|resize N C [D] H W [OD] OH OW ALIGN CALLS lib.so... (at most %d builds)\n", argv[0],
                 MAX_BUILDS);
         return 2;
     }
@@ -113,11 +126,12 @@ int main(int argc, char **argv)
             return fprintf(stderr, "shapes must be positive\n"), 2;
         g_count *= (size_t)g_shape[i], in_count *= (size_t)in_shape[i];
     }
-    float *host = malloc(g_count * sizeof *host);
+    const size_t host_count = g_count > in_count ? g_count : in_count;
+    float *host = malloc(host_count * sizeof *host);
     build *builds = calloc((size_t)(argc - first_lib), sizeof *builds);
     if (!host || !builds)
         return fprintf(stderr, "out of memory\n"), 1;
-    for (size_t i = 0; i < g_count; i++)
+    for (size_t i = 0; i < host_count; i++)
         host[i] = (float)(i % 251) * 0.01f - 1.0f;
     const aclFormat fmt = axes == 2 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCDHW;
     const int nb = argc - first_lib;
@@ -134,27 +148,34 @@ int main(int argc, char **argv)
         b->sync = (__typeof__(b->sync))need(lib, b->path, "aclrtSynchronizeStream");
         b->tensor = (__typeof__(b->tensor))need(lib, b->path, "aclCreateTensor");
         b->int_array = (__typeof__(b->int_array))need(lib, b->path, "aclCreateIntArray");
+        b->float_array = (__typeof__(b->float_array))need(lib, b->path, "aclCreateFloatArray");
         b->ws2 = (__typeof__(b->ws2))need(lib, b->path, "aclnnUpsampleBilinear2dBackwardGetWorkspaceSize");
         b->run2 = (__typeof__(b->run2))need(lib, b->path, "aclnnUpsampleBilinear2dBackward");
         b->ws3 = (__typeof__(b->ws3))need(lib, b->path, "aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize");
         b->run3 = (__typeof__(b->run3))need(lib, b->path, "aclnnUpsampleTrilinear3dBackward");
+        b->ws_resize = (__typeof__(b->ws_resize))need(lib, b->path, "aclnnResizeGetWorkspaceSize");
+        b->run_resize = (__typeof__(b->run_resize))need(lib, b->path, "aclnnResize");
         void *g = NULL, *o = NULL;
         if (b->init(NULL) || b->set_device(0) || b->malloc_(&g, g_count * 4, ACL_MEM_MALLOC_HUGE_FIRST) ||
             b->malloc_(&o, in_count * 4, ACL_MEM_MALLOC_HUGE_FIRST) ||
-            b->memcpy_(g, g_count * 4, host, g_count * 4, ACL_MEMCPY_HOST_TO_DEVICE))
+            b->memcpy_(g, g_count * 4, host, g_count * 4, ACL_MEMCPY_HOST_TO_DEVICE) ||
+            b->memcpy_(o, in_count * 4, host, in_count * 4, ACL_MEMCPY_HOST_TO_DEVICE))
             return fprintf(stderr, "%s: runtime set-up failed\n", b->path), 1;
         b->grad = b->tensor(g_shape, (uint64_t)dims, ACL_FLOAT, NULL, 0, fmt, g_shape, (uint64_t)dims, g);
         b->out = b->tensor(in_shape, (uint64_t)dims, ACL_FLOAT, NULL, 0, fmt, in_shape, (uint64_t)dims, o);
         b->out_size = b->int_array(out_size, (uint64_t)axes);
         b->in_size = b->int_array(in_shape, (uint64_t)dims);
+        const float scales[4] = {1.0f, 1.0f, (float)g_shape[2] / (float)in_shape[2],
+                                 (float)g_shape[3] / (float)in_shape[3]};
+        b->scales = b->float_array(scales, 4);
         b->ms = malloc((size_t)calls * sizeof *b->ms);
-        if (!b->grad || !b->out || !b->out_size || !b->in_size || !b->ms)
+        if (!b->grad || !b->out || !b->out_size || !b->in_size || !b->scales || !b->ms)
             return fprintf(stderr, "%s: tensors not created\n", b->path), 1;
     }
     for (int r = -2; r < calls; r++) /* two warm-up rounds */
         for (int k = 0; k < nb; k++) {
             const double t0 = now_ms();
-            const int st = call(&builds[k], axes, align);
+            const int st = call(&builds[k], axes, align, resize);
             if (st)
                 return fprintf(stderr, "%s: status %d\n", builds[k].path, st), 1;
             if (r >= 0)
