@@ -42,6 +42,9 @@ typedef struct axis_taps {
      * integer stride (integer upscaling), so tap k of x is element
      * x + floor((shift + k) / stride) of phase (shift + k) mod stride. */
     int64_t stride, shift, x0, x1;
+    /* The polyphase pass's taps, worked out once for every row: `live` taps (the ones it adds, in k's order),
+     * tap live_tap[i] reading phase element live_off[i] (phase r, element q: r * plen + q). */
+    int64_t plen, live, *live_tap, *live_off;
     /* On [x0, x1) every tap's weight is one number (an exact integer scale, away from the ends: [x0, x1)
      * is then narrowed to where it is), which the pass broadcasts. */
     bool uniform;
@@ -128,13 +131,43 @@ static bool same_weights(const axis_taps *t, int64_t in, int64_t a, int64_t b)
     return true;
 }
 
+/* The polyphase pass's live taps (gather_w_polyphase) over a row of `out` elements, into room for `most`
+ * taps of each array (false: more taps than that); once a call, not once a row. With uniform weights a tap
+ * that weighs +0.0 all along (padding: an end index has one more tap than the rest) is left out: adding its
+ * +-0.0 products to a sum that started from +0.0 changes no bit. (Its gradOut values reach the row through
+ * their other taps, so an Inf or NaN still shows.) The last tap stays when every one is such padding: the
+ * row is then +0.0. */
+static bool polyphase_plan(axis_taps *t, int64_t in, int64_t out, int64_t *room, int64_t most)
+{
+    t->live = 0;
+    t->live_tap = room;
+    t->live_off = room + most;
+    if (!t->stride)
+        return true;
+    if (t->taps > most)
+        return false;
+    const int64_t s = t->stride;
+    t->plen = (out + t->taps) / s + 1;
+    /* Tap k of x reads element x + q of phase r, shift + k == q * s + r (floor division once, then counted). */
+    int64_t q = t->shift >= 0 ? t->shift / s : -((-t->shift + s - 1) / s), r = t->shift - q * s;
+    for (int64_t k = 0; k < t->taps; k++, r = r + 1 == s ? 0 : r + 1, q += r == 0) {
+        const float zero = 0.0f;
+        if (t->uniform && memcmp(&t->wt[k * in + t->x0], &zero, sizeof zero) == 0 && (t->live > 0 || k + 1 < t->taps))
+            continue;
+        t->live_tap[t->live] = k;
+        t->live_off[t->live++] = r * t->plen + q;
+    }
+    return true;
+}
+
 /* The transpose of the axis' taps (the family's rule), in its booked tables: per input index, the
  * gradOut indices that reach it. */
 static bool taps_build(axis_taps *t, const upsample_plan *p, int axis)
 {
     const int64_t in = p->axis[axis].in, out = p->axis[axis].out;
     const emu_scratch *s = &p->scratch;
-    t->first = emu_scratch_get(s, UPSAMPLE_SCRATCH_TABLE + axis, (size_t)(3 * in) * sizeof(int64_t));
+    const int64_t most = upsample_taps_most(p, axis);
+    t->first = emu_scratch_get(s, UPSAMPLE_SCRATCH_TABLE + axis, (size_t)(3 * in + 2 * most) * sizeof(int64_t));
     if (!t->first)
         return false;
     t->count = t->first + in;
@@ -188,6 +221,8 @@ static bool taps_build(axis_taps *t, const upsample_plan *p, int axis)
         t->x0 = u0;
         t->x1 = u1;
     }
+    if (!polyphase_plan(t, in, out, t->first + 3 * in, most))
+        return false;
     t->head_end = 0;
     t->tail_start = out;
     for (int64_t y = 0; y < in; y++) {
@@ -455,7 +490,7 @@ EMU_HOT static void polyphase_taps_uniform(float *restrict dst, const float *con
 static inline void gather_w_polyphase(float *restrict dst, const float *restrict src, int64_t len, bool in_memory,
                                       const axis_taps *t, int64_t w, float *restrict phases)
 {
-    const int64_t s = t->stride, plen = (len + t->taps) / s + 1, full = in_memory ? len / s : plen;
+    const int64_t s = t->stride, plen = t->plen, full = in_memory ? len / s : plen; /* len: the plan's out */
     /* In chunks, a row read in place (in_memory) asking for the bytes PREFETCH_AHEAD_BYTES further on: it
      * comes from memory (the stream runs on into the next task's row), and the hardware's prefetcher stops
      * at pages. */
@@ -477,28 +512,16 @@ static inline void gather_w_polyphase(float *restrict dst, const float *restrict
     for (int64_t m = full; m < plen; m++)
         for (int64_t q = 0; q < s; q++)
             phases[q * plen + m] = s * m + q < len ? src[s * m + q] : 0.0f;
-    /* Up to four taps a pass. With uniform weights a tap that weighs +0.0 all along (padding: an end index
-     * has one more tap than the rest) is left out: adding its +-0.0 products to a sum that started from
-     * +0.0 changes no bit. (Its gradOut values reach the row through their other taps, so an Inf or NaN
-     * still shows.) The first tap stays when every one is such padding: the row is then +0.0. */
-    const float *ph[4] = {0}, *wk[4] = {0};
-    int64_t n = 0, done = 0;
-    /* Tap k of x reads element x + q of phase r, shift + k == q * s + r (floor division once, then counted). */
-    int64_t q = t->shift >= 0 ? t->shift / s : -((-t->shift + s - 1) / s), r = t->shift - q * s;
-    for (int64_t k = 0; k < t->taps; k++, r = r + 1 == s ? 0 : r + 1, q += r == 0) {
-        ph[n] = phases + r * plen + q;
-        wk[n] = t->wt + k * w;
-        const float zero = 0.0f;
-        if (t->uniform && memcmp(&wk[n][t->x0], &zero, sizeof zero) == 0 && (done > 0 || n > 0 || k + 1 < t->taps))
-            continue;
-        if (++n == 4 || k + 1 == t->taps) {
-            (t->uniform ? polyphase_taps_uniform : polyphase_taps)(dst, ph, wk, done, n, t->x0, t->x1);
-            done += n;
-            n = 0;
+    /* Up to four of the live taps a pass (polyphase_plan). */
+    for (int64_t i = 0; i < t->live; i += 4) {
+        const float *ph[4] = {0}, *wk[4] = {0};
+        const int64_t n = t->live - i < 4 ? t->live - i : 4;
+        for (int64_t j = 0; j < n; j++) {
+            ph[j] = phases + t->live_off[i + j];
+            wk[j] = t->wt + t->live_tap[i + j] * w;
         }
+        (t->uniform ? polyphase_taps_uniform : polyphase_taps)(dst, ph, wk, i, n, t->x0, t->x1);
     }
-    if (n > 0) /* the last taps were left out after live ones */
-        (t->uniform ? polyphase_taps_uniform : polyphase_taps)(dst, ph, wk, done, n, t->x0, t->x1);
 }
 
 /* gather_w's one- and two-tap loops on the periodic stretch of a downscale: x = p0 + s*m + q
@@ -831,7 +854,7 @@ void upsample_linear_fast_backward_book(const upsample_plan *p, emu_scratch *s)
     for (int a = UPSAMPLE_W; a < p->axes; a++) { /* first, count and last per input index; the weights */
         const size_t in = (size_t)p->axis[a].in;
         taps[a] = upsample_taps_most(p, a);
-        emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, 3 * in, sizeof(int64_t), false);
+        emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, 3 * in + 2 * (size_t)taps[a], sizeof(int64_t), false);
         emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS + a, (size_t)taps[a] * in, sizeof(float), false);
     }
     size_t sizes[7]; /* the polyphase stride is a step between first sources: at most out_w */
