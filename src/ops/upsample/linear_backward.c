@@ -456,55 +456,43 @@ EMU_HOT static void deinterleave8(float *restrict phases, const float *restrict 
     deinterleave(phases, src, plen, full, 8);
 }
 
-/* n <= 4 taps of the polyphase pass on [x0, x1), after k0 others, in one pass: dst[x] = 0.0f + w[0][x] *
+/* n <= 5 taps of the polyphase pass on [x0, x1), after k0 others, in one pass: dst[x] = 0.0f + w[0][x] *
  * ph[0][x] + ... for the first taps (k0 == 0), dst[x] + ... for later ones. Each sum runs in k's order, as one
- * pass per tap would: the same bits, with dst read and written once per four taps. With `uniform`
- * weights each tap's weight is one broadcast number (the same products, no weight rows to read). */
+ * pass per tap would: the same bits, with dst read and written once per pass. (Five: an x2 upscale's five
+ * taps in one pass, not four and one.) With `uniform` weights each tap's weight is one broadcast number (the
+ * same products, no weight rows to read). */
 EMU_HOT_INLINE void polyphase_taps_body(float *restrict dst, const float *const *ph, const float *const *wk,
                                         int64_t k0, int64_t n, int64_t x0, int64_t x1, bool uniform)
 {
     const float *restrict p0 = ph[0], *restrict p1 = ph[1], *restrict p2 = ph[2], *restrict p3 = ph[3];
+    const float *restrict p4 = ph[4];
     const float *restrict w0 = wk[0], *restrict w1 = wk[1], *restrict w2 = wk[2], *restrict w3 = wk[3];
+    const float *restrict w4 = wk[4];
     if (x0 >= x1)
         return;
     const float c0 = uniform && n > 0 ? w0[x0] : 0, c1 = uniform && n > 1 ? w1[x0] : 0;
     const float c2 = uniform && n > 2 ? w2[x0] : 0, c3 = uniform && n > 3 ? w3[x0] : 0;
+    const float c4 = uniform && n > 4 ? w4[x0] : 0;
 #define TAP(i) ((uniform ? c##i : w##i[x]) * p##i[x])
-    switch (n + (k0 > 0 ? 4 : 0)) {
-    case 1:
-        for (int64_t x = x0; x < x1; x++)
-            dst[x] = 0.0f + TAP(0);
-        break;
-    case 2:
-        for (int64_t x = x0; x < x1; x++)
-            dst[x] = 0.0f + TAP(0) + TAP(1);
-        break;
-    case 3:
-        for (int64_t x = x0; x < x1; x++)
-            dst[x] = 0.0f + TAP(0) + TAP(1) + TAP(2);
-        break;
-    case 4:
-        for (int64_t x = x0; x < x1; x++)
-            dst[x] = 0.0f + TAP(0) + TAP(1) + TAP(2) + TAP(3);
-        break;
-    case 5:
-        for (int64_t x = x0; x < x1; x++)
-            dst[x] = dst[x] + TAP(0);
-        break;
-    case 6:
-        for (int64_t x = x0; x < x1; x++)
-            dst[x] = dst[x] + TAP(0) + TAP(1);
-        break;
-    case 7:
-        for (int64_t x = x0; x < x1; x++)
-            dst[x] = dst[x] + TAP(0) + TAP(1) + TAP(2);
-        break;
-    case 8:
-        for (int64_t x = x0; x < x1; x++)
-            dst[x] = dst[x] + TAP(0) + TAP(1) + TAP(2) + TAP(3);
-        break;
+#define PASS(start, sum)                                                                                              \
+    for (int64_t x = x0; x < x1; x++)                                                                                 \
+        dst[x] = (start) + sum;                                                                                       \
+    break
+    const bool first = k0 == 0;
+    switch (n + (first ? 0 : 5)) {
+    case 1: PASS(0.0f, TAP(0));
+    case 2: PASS(0.0f, TAP(0) + TAP(1));
+    case 3: PASS(0.0f, TAP(0) + TAP(1) + TAP(2));
+    case 4: PASS(0.0f, TAP(0) + TAP(1) + TAP(2) + TAP(3));
+    case 5: PASS(0.0f, TAP(0) + TAP(1) + TAP(2) + TAP(3) + TAP(4));
+    case 6: PASS(dst[x], TAP(0));
+    case 7: PASS(dst[x], TAP(0) + TAP(1));
+    case 8: PASS(dst[x], TAP(0) + TAP(1) + TAP(2));
+    case 9: PASS(dst[x], TAP(0) + TAP(1) + TAP(2) + TAP(3));
+    case 10: PASS(dst[x], TAP(0) + TAP(1) + TAP(2) + TAP(3) + TAP(4));
     default: break; /* no taps */
     }
+#undef PASS
 #undef TAP
 }
 
@@ -548,10 +536,10 @@ static inline void gather_w_polyphase(float *restrict dst, const float *restrict
     for (int64_t m = full; m < plen; m++)
         for (int64_t q = 0; q < s; q++)
             phases[q * plen + m] = s * m + q < len ? src[s * m + q] : 0.0f;
-    /* Up to four of the live taps a pass (polyphase_plan). */
-    for (int64_t i = 0; i < t->live; i += 4) {
-        const float *ph[4] = {0}, *wk[4] = {0};
-        const int64_t n = t->live - i < 4 ? t->live - i : 4;
+    /* Four of the live taps a pass (polyphase_plan), five when five are left. */
+    for (int64_t i = 0, n; i < t->live; i += n) {
+        const float *ph[5] = {0}, *wk[5] = {0};
+        n = t->live - i == 5 ? 5 : t->live - i < 4 ? t->live - i : 4;
         for (int64_t j = 0; j < n; j++) {
             ph[j] = phases + t->live_off[i + j];
             wk[j] = t->wt + t->live_tap[i + j] * w;
