@@ -44,7 +44,7 @@ typedef struct axis_taps {
     int64_t stride, shift, x0, x1;
     /* The polyphase pass's taps, worked out once for every row: `live` taps (the ones it adds, in k's order),
      * tap live_tap[i] reading phase element live_off[i] (phase r, element q: r * plen + q). */
-    int64_t plen, live, *live_tap, *live_off;
+    int64_t plen, live, *live_tap, *live_off, qmax; /* qmax: the furthest element past x a live tap reads */
     /* On [x0, x1) every tap's weight is one number (an exact integer scale, away from the ends: [x0, x1)
      * is then narrowed to where it is), which the pass broadcasts. */
     bool uniform;
@@ -164,6 +164,7 @@ static bool polyphase_plan(axis_taps *t, int64_t in, int64_t out, int64_t *room,
             continue;
         t->live_tap[t->live] = k;
         t->live_off[t->live++] = r * t->plen + q;
+        t->qmax = t->live == 1 || q > t->qmax ? q : t->qmax;
     }
     return true;
 }
@@ -508,6 +509,22 @@ EMU_HOT static void polyphase_taps_uniform(float *restrict dst, const float *con
     polyphase_taps_body(dst, ph, wk, k0, n, x0, x1, true);
 }
 
+/* The polyphase pass's taps over [xa, xb) from split phases: four of the live taps a pass (polyphase_plan),
+ * five when five are left. */
+static inline void polyphase_range(float *restrict dst, const float *phases, const axis_taps *t, int64_t w,
+                                   int64_t xa, int64_t xb)
+{
+    for (int64_t i = 0, n; i < t->live && xa < xb; i += n) {
+        const float *ph[5] = {0}, *wk[5] = {0};
+        n = t->live - i == 5 ? 5 : t->live - i < 4 ? t->live - i : 4;
+        for (int64_t j = 0; j < n; j++) {
+            ph[j] = phases + t->live_off[i + j];
+            wk[j] = t->wt + t->live_tap[i + j] * w;
+        }
+        (t->uniform ? polyphase_taps_uniform : polyphase_taps)(dst, ph, wk, i, n, xa, xb);
+    }
+}
+
 /* The polyphase W pass on [t->x0, t->x1): split the summed row (len elements at src: acc, with its zero
  * tail, or a gradOut row read in place) into its `stride` phases (phase q holds src[stride * m + q], zero
  * past the row), then every tap is a contiguous, vectorisable read of one phase. */
@@ -517,8 +534,10 @@ static inline void gather_w_polyphase(float *restrict dst, const float *restrict
     const int64_t s = t->stride, plen = t->plen, full = in_memory ? len / s : plen; /* len: the plan's out */
     /* In chunks, a row read in place (in_memory) asking for the bytes PREFETCH_AHEAD_BYTES further on: it
      * comes from memory (the stream runs on into the next task's row), and the hardware's prefetcher stops
-     * at pages. */
+     * at pages. After each chunk the taps take the outputs it completes: the split's loads from memory
+     * overlap the taps' arithmetic, instead of memory idling through a pass of taps over the whole row. */
     const int64_t chunk = in_memory ? SPLIT_CHUNK_BYTES / (s * (int64_t)sizeof(float)) : full;
+    int64_t x_done = t->x0;
     for (int64_t m0 = 0; m0 < full; m0 += chunk) {
         const int64_t n = full - m0 < chunk ? full - m0 : chunk;
         const uintptr_t ahead = (uintptr_t)(src + s * m0) + PREFETCH_AHEAD_BYTES; /* may lie past gradOut */
@@ -532,20 +551,16 @@ static inline void gather_w_polyphase(float *restrict dst, const float *restrict
             deinterleave8(phases + m0, src + s * m0, plen, n);
         else
             deinterleave(phases + m0, src + s * m0, plen, n, s);
+        const int64_t x_ready = m0 + n - t->qmax < t->x1 ? m0 + n - t->qmax : t->x1; /* reads below m0 + n */
+        if (in_memory && x_ready > x_done) {
+            polyphase_range(dst, phases, t, w, x_done, x_ready);
+            x_done = x_ready;
+        }
     }
     for (int64_t m = full; m < plen; m++)
         for (int64_t q = 0; q < s; q++)
             phases[q * plen + m] = s * m + q < len ? src[s * m + q] : 0.0f;
-    /* Four of the live taps a pass (polyphase_plan), five when five are left. */
-    for (int64_t i = 0, n; i < t->live; i += n) {
-        const float *ph[5] = {0}, *wk[5] = {0};
-        n = t->live - i == 5 ? 5 : t->live - i < 4 ? t->live - i : 4;
-        for (int64_t j = 0; j < n; j++) {
-            ph[j] = phases + t->live_off[i + j];
-            wk[j] = t->wt + t->live_tap[i + j] * w;
-        }
-        (t->uniform ? polyphase_taps_uniform : polyphase_taps)(dst, ph, wk, i, n, t->x0, t->x1);
-    }
+    polyphase_range(dst, phases, t, w, x_done, t->x1);
 }
 
 /* gather_w's one- and two-tap loops on the periodic stretch of a downscale: x = p0 + s*m + q
