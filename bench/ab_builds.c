@@ -10,6 +10,7 @@
  *   cc -O2 -std=c11 bench/ab_builds.c $(aclnn-emu config --cflags) -ldl -o ab_builds
  *   ./ab_builds 2d N C H W OH OW ALIGN CALLS before.so after.so        (U1: 8 64 128 128 256 256 0)
  *   ./ab_builds 3d N C D H W OD OH OW ALIGN CALLS before.so after.so   (V1: 2 32 16 64 64 32 128 128 0)
+ *   ./ab_builds 1d N C W OW ALIGN CALLS before.so after.so                (S1: 8 256 4096 8192 0)
  *   ./ab_builds resize N C H W OH OW 0 CALLS before.so after.so         (aclnnResize "bilinear", NCHW)
  *
  * The resize mode runs the forward from an N C H W input to N C OH OW (ALIGN is
@@ -28,6 +29,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
+#include "aclnnop/aclnn_upsample_linear_1d_backward.h"
 #include "aclnnop/aclnn_resize.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 
@@ -43,6 +45,8 @@ typedef struct build {
     __typeof__(&aclCreateTensor) tensor;
     __typeof__(&aclCreateIntArray) int_array;
     __typeof__(&aclCreateFloatArray) float_array;
+    __typeof__(&aclnnUpsampleLinear1dBackwardGetWorkspaceSize) ws1;
+    __typeof__(&aclnnUpsampleLinear1dBackward) run1;
     __typeof__(&aclnnUpsampleBilinear2dBackwardGetWorkspaceSize) ws2;
     __typeof__(&aclnnUpsampleBilinear2dBackward) run2;
     __typeof__(&aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize) ws3;
@@ -86,6 +90,7 @@ static int call(build *b, int axes, bool align, bool resize)
     uint64_t ws = 0;
     aclOpExecutor *ex = NULL;
     int st = resize      ? b->ws_resize(b->out, b->scales, "bilinear", b->grad, &ws, &ex)
+             : axes == 1 ? b->ws1(b->grad, b->out_size, b->in_size, align, 0.0, b->out, &ws, &ex)
              : axes == 2 ? b->ws2(b->grad, b->out_size, b->in_size, align, 0.0, 0.0, b->out, &ws, &ex)
                          : b->ws3(b->grad, b->out_size, b->in_size, align, 0.0, 0.0, 0.0, b->out, &ws, &ex);
     if (!st && ws > b->workspace_size) {
@@ -94,6 +99,7 @@ static int call(build *b, int axes, bool align, bool resize)
     }
     if (!st)
         st = resize      ? b->run_resize(b->workspace, ws, ex, NULL)
+             : axes == 1 ? b->run1(b->workspace, ws, ex, NULL)
              : axes == 2 ? b->run2(b->workspace, ws, ex, NULL)
                          : b->run3(b->workspace, ws, ex, NULL);
     return st ? st : b->sync(NULL);
@@ -102,13 +108,16 @@ static int call(build *b, int axes, bool align, bool resize)
 int main(int argc, char **argv)
 {
     const bool resize = argc > 1 && strcmp(argv[1], "resize") == 0;
-    const int axes = argc > 1 && (resize || strcmp(argv[1], "2d") == 0) ? 2
-                     : argc > 1 && strcmp(argv[1], "3d") == 0        ? 3
-                                                                     : 0;
-    const int dims = axes + 2, first_lib = 2 * axes + 6; /* 2d|3d, N C, input and output extents, ALIGN CALLS */
+    const int axes = argc < 2                                     ? 0
+                     : strcmp(argv[1], "1d") == 0                   ? 1
+                     : resize || strcmp(argv[1], "2d") == 0         ? 2
+                     : strcmp(argv[1], "3d") == 0                   ? 3
+                                                                    : 0;
+    const int dims = axes + 2, first_lib = 2 * axes + 6; /* mode, N C, input and output extents, ALIGN CALLS */
     if (!axes || argc < first_lib + 1 || argc - first_lib > MAX_BUILDS) {
-        fprintf(stderr, "usage: %s 2d|3d|resize N C [D] H W [OD] OH OW ALIGN CALLS lib.so... (at most %d builds)\n", argv[0],
-                MAX_BUILDS);
+        fprintf(stderr,
+                "usage: %s 1d|2d|3d|resize N C [D] [H] W [OD] [OH] OW ALIGN CALLS lib.so... (at most %d builds)\n",
+                argv[0], MAX_BUILDS);
         return 2;
     }
     int64_t v[10], in_shape[5], g_shape[5], out_size[3];
@@ -133,7 +142,7 @@ int main(int argc, char **argv)
         return fprintf(stderr, "out of memory\n"), 1;
     for (size_t i = 0; i < host_count; i++)
         host[i] = (float)(i % 251) * 0.01f - 1.0f;
-    const aclFormat fmt = axes == 2 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCDHW;
+    const aclFormat fmt = axes == 1 ? ACL_FORMAT_NCL : axes == 2 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCDHW;
     const int nb = argc - first_lib;
     for (int k = 0; k < nb; k++) {
         build *b = &builds[k];
@@ -149,6 +158,8 @@ int main(int argc, char **argv)
         b->tensor = (__typeof__(b->tensor))need(lib, b->path, "aclCreateTensor");
         b->int_array = (__typeof__(b->int_array))need(lib, b->path, "aclCreateIntArray");
         b->float_array = (__typeof__(b->float_array))need(lib, b->path, "aclCreateFloatArray");
+        b->ws1 = (__typeof__(b->ws1))need(lib, b->path, "aclnnUpsampleLinear1dBackwardGetWorkspaceSize");
+        b->run1 = (__typeof__(b->run1))need(lib, b->path, "aclnnUpsampleLinear1dBackward");
         b->ws2 = (__typeof__(b->ws2))need(lib, b->path, "aclnnUpsampleBilinear2dBackwardGetWorkspaceSize");
         b->run2 = (__typeof__(b->run2))need(lib, b->path, "aclnnUpsampleBilinear2dBackward");
         b->ws3 = (__typeof__(b->ws3))need(lib, b->path, "aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize");
@@ -165,11 +176,13 @@ int main(int argc, char **argv)
         b->out = b->tensor(in_shape, (uint64_t)dims, ACL_FLOAT, NULL, 0, fmt, in_shape, (uint64_t)dims, o);
         b->out_size = b->int_array(out_size, (uint64_t)axes);
         b->in_size = b->int_array(in_shape, (uint64_t)dims);
-        const float scales[4] = {1.0f, 1.0f, (float)g_shape[2] / (float)in_shape[2],
-                                 (float)g_shape[3] / (float)in_shape[3]};
-        b->scales = b->float_array(scales, 4);
+        if (resize) {
+            const float scales[4] = {1.0f, 1.0f, (float)g_shape[2] / (float)in_shape[2],
+                                     (float)g_shape[3] / (float)in_shape[3]};
+            b->scales = b->float_array(scales, 4);
+        }
         b->ms = malloc((size_t)calls * sizeof *b->ms);
-        if (!b->grad || !b->out || !b->out_size || !b->in_size || !b->scales || !b->ms)
+        if (!b->grad || !b->out || !b->out_size || !b->in_size || (resize && !b->scales) || !b->ms)
             return fprintf(stderr, "%s: tensors not created\n", b->path), 1;
     }
     for (int r = -2; r < calls; r++) /* two warm-up rounds */

@@ -109,8 +109,8 @@ def test_meson_install_layout(tmp_path):
 
 def test_bench_ab_builds_alternates_two_copies_of_the_library(tmp_path):
     # bench/ab_builds.c: the in-process A/B BENCHMARKS.md's kernel rows come from. Two copies of the
-    # installed library (two files: two dlopen instances, each with its own runtime) on a small 2-D and
-    # 3-D backward and a resize; a usage error says so.
+    # installed library (two files: two dlopen instances, each with its own runtime) on a small 1-D, 2-D
+    # and 3-D backward and a resize; a usage error says so.
     from aclnn_emu._ffi import library_path
 
     exe = tmp_path / "ab_builds"
@@ -121,6 +121,7 @@ def test_bench_ab_builds_alternates_two_copies_of_the_library(tmp_path):
     copy = tmp_path / "copy.so"
     copy.write_bytes(library_path().read_bytes())
     for shape in (
+        ["1d", "1", "3", "8", "16"],
         ["2d", "1", "3", "8", "8", "16", "16"],
         ["3d", "1", "2", "4", "8", "8", "8", "16", "16"],
         ["resize", "1", "3", "8", "8", "16", "24"],
