@@ -1,6 +1,6 @@
 /*
  * Row copies for kernels that compute in a cache-resident scratch buffer and
- * then write it out once.
+ * then write it out once, and the phase split of a row in eights.
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
@@ -53,8 +53,54 @@ __attribute__((target("avx2"))) static uint32_t copy_stream_exp_avx2(float *rest
     }
     return mx;
 }
+
+/* Eight rows of eight at src (row i at src + 8 * i) transposed: column q to dst + q * stride. */
+__attribute__((target("avx2"))) static inline void transpose8_avx2(float *dst, const float *src, int64_t stride)
+{
+    __m256 r[8], t[8], u[8];
+    for (int i = 0; i < 8; i++)
+        r[i] = _mm256_loadu_ps(src + 8 * i);
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);     /* a0 b0 a1 b1 | a4 b4 a5 b5 */
+        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]); /* a2 b2 a3 b3 | a6 b6 a7 b7 */
+    }
+    for (int i = 0; i < 8; i += 4) {
+        u[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);     /* a0 b0 c0 d0 | a4 b4 c4 d4 */
+        u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xee); /* column 1 | 5 */
+        u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+        u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xee);
+    }
+    for (int q = 0; q < 4; q++) {
+        _mm256_storeu_ps(dst + q * stride, _mm256_permute2f128_ps(u[q], u[q + 4], 0x20));
+        _mm256_storeu_ps(dst + (q + 4) * stride, _mm256_permute2f128_ps(u[q], u[q + 4], 0x31));
+    }
+}
+
+__attribute__((target("avx2"))) static void deinterleave8_avx2(float *restrict phases, const float *restrict src,
+                                                                int64_t plen, int64_t n)
+{
+    int64_t m = 0;
+    for (; m + 8 <= n; m += 8)
+        transpose8_avx2(phases + m, src + 8 * m, plen);
+    for (; m < n; m++)
+        for (int q = 0; q < 8; q++)
+            phases[q * plen + m] = src[8 * m + q];
+}
 #define HAVE_COPY_STREAM 1
 #endif
+
+void emu_deinterleave8_f32(float *restrict phases, const float *restrict src, int64_t plen, int64_t n)
+{
+#ifdef HAVE_COPY_STREAM
+    if (__builtin_cpu_supports("avx2")) {
+        deinterleave8_avx2(phases, src, plen, n);
+        return;
+    }
+#endif
+    for (int64_t m = 0; m < n; m++)
+        for (int q = 0; q < 8; q++)
+            phases[q * plen + m] = src[8 * m + q];
+}
 
 bool emu_copy_f32_finite(float *restrict dst, const float *restrict src, int64_t n)
 {

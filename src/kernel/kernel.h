@@ -67,6 +67,9 @@ static inline size_t emu_view_item_size(const emu_view *v)
 void emu_copy_f32(float *restrict dst, const float *restrict src, int64_t n, bool stream);
 /* emu_copy_f32 with streaming stores that also tells whether every value it moved is finite. */
 bool emu_copy_f32_finite(float *restrict dst, const float *restrict src, int64_t n);
+/* phases[q * plen + m] = src[8 * m + q] for q < 8, m < n: a row split into its eight phases (an x8
+ * polyphase pass), in 8 x 8 transposes with AVX2 (the compiler leaves the stride-8 loop scalar). */
+void emu_deinterleave8_f32(float *restrict phases, const float *restrict src, int64_t plen, int64_t n);
 /* Whether a row holds no Inf or NaN: adding one to an exponent field of all
  * ones (theirs alone) carries into the sign bit, and an OR of those sums
  * vectorises with any SIMD width. */

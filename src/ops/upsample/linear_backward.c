@@ -452,11 +452,6 @@ EMU_HOT static void deinterleave4(float *restrict phases, const float *restrict 
     deinterleave(phases, src, plen, full, 4);
 }
 
-EMU_HOT static void deinterleave8(float *restrict phases, const float *restrict src, int64_t plen, int64_t full)
-{
-    deinterleave(phases, src, plen, full, 8);
-}
-
 /* n <= 5 taps of the polyphase pass on [x0, x1), after k0 others, in one pass: dst[x] = 0.0f + w[0][x] *
  * ph[0][x] + ... for the first taps (k0 == 0), dst[x] + ... for later ones. Each sum runs in k's order, as one
  * pass per tap would: the same bits, with dst read and written once per pass. (Five: an x2 upscale's five
@@ -548,7 +543,7 @@ static inline void gather_w_polyphase(float *restrict dst, const float *restrict
         else if (s == 4)
             deinterleave4(phases + m0, src + s * m0, plen, n);
         else if (s == 8)
-            deinterleave8(phases + m0, src + s * m0, plen, n);
+            emu_deinterleave8_f32(phases + m0, src + s * m0, plen, n);
         else
             deinterleave(phases + m0, src + s * m0, plen, n, s);
         const int64_t x_ready = m0 + n - t->qmax < t->x1 ? m0 + n - t->qmax : t->x1; /* reads below m0 + n */
