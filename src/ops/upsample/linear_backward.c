@@ -147,7 +147,7 @@ static bool same_weights(const axis_taps *t, int64_t in, int64_t a, int64_t b)
  * row is then +0.0. */
 static bool polyphase_plan(axis_taps *t, int64_t in, int64_t out, int64_t *room, int64_t most)
 {
-    t->live = 0;
+    t->live = t->qmax = 0;
     t->live_tap = room;
     t->live_off = room + most;
     if (!t->stride)
