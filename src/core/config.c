@@ -34,7 +34,9 @@ static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int forked_child; /* this process is a fork() child of one that used the library */
 static atomic_bool device_count_locked; /* between aclInit and aclFinalize */
 static atomic_uint_fast64_t cfg_generation; /* bumped by every change a plan made earlier may depend on */
-static atomic_int procs;                    /* omp_get_num_procs() once: it costs a system call */
+#ifdef _OPENMP
+static atomic_int procs; /* omp_get_num_procs() once: it costs a system call */
+#endif
 
 static void log_lock(void)
 {
