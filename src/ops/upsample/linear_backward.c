@@ -851,12 +851,13 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
     int64_t ahead = step > 0 ? (PREFETCH_AHEAD_BYTES + step - 1) / step : 1;
     ahead = ahead < 2 ? 2 : ahead > PREFETCH_ROWS_MAX ? PREFETCH_ROWS_MAX : ahead;
     for (int64_t oh = 0; oh < out_h; oh++) {
-        /* Row oh + ahead of each such slice: its loads overlap this row's arithmetic. */
-        for (int64_t k = fresh; prefetch && oh + ahead < out_h && k < x->td.count[z]; k++) {
+        /* Row oh + ahead of each such slice, in one burst: its loads overlap this row's arithmetic. */
+        if (prefetch && oh + ahead < out_h && fresh < x->td.count[z]) {
             const char *row =
-                x->g.base + (size_t)(ds.g_off + (ds.first + k) * x->g_sd + (oh + ahead) * x->g.s.h) * x->item;
-            for (int64_t b = 0; b < len * (int64_t)x->item; b += 64)
-                PREFETCH_TO_L2(row + b);
+                x->g.base + (size_t)(ds.g_off + (ds.first + fresh) * x->g_sd + (oh + ahead) * x->g.s.h) * x->item;
+            line_feed rows = {(uintptr_t)row & ~(uintptr_t)63, (uintptr_t)(row + len * (int64_t)x->item),
+                              (uintptr_t)x->g_sd * x->item, x->td.count[z] - fresh, 0};
+            feed_lines_n(&rows, (len * (int64_t)x->item + 127) / 64);
         }
         ds.oh = oh;
         reduce_rows(sc, sc->slice + oh * len, x->td.count[z], len, d_source, &ds, NULL);
