@@ -25,38 +25,14 @@ void upsample_joint_book(const upsample_plan *p, emu_scratch *s)
     emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW, 5 * ow, sizeof(float), true); /* two expanded input rows, a result */
 }
 
-/* dst[s * m + q] = row[f[q] + m] for m < runs, q < s: a periodic stretch's spread. With s a
- * constant (the callers below) the compiler makes it vector loads and shuffles. */
-EMU_HOT_INLINE void interleave(float *restrict dst, const float *restrict row, const int32_t *restrict f,
-                               int64_t runs, int64_t s)
-{
-    for (int64_t m = 0; m < runs; m++)
-        for (int64_t q = 0; q < s; q++)
-            dst[s * m + q] = row[f[q] + m];
-}
-
 /* An input row spread over the output's W: lo[j] = row[m->lo[j]], hi[j] = row[m->hi[j]] (W's taps as
- * element offsets): gathers, and interleaves on the map's periodic stretch of an upscale (step 1: the
- * offsets are indices there, see upsample_joint_forward). */
+ * element offsets). Upscales by 2, 4 and 8 skip this step (joint_row_periodic). */
 EMU_HOT static void expand_row(float *restrict lo, float *restrict hi, const float *restrict row,
                                const upsample_map *m, int64_t ow)
 {
-    const int64_t up = m->step == 1 ? m->period : 0, a = up ? m->o0 : ow, b = up ? a + up * m->runs : ow;
-    for (int64_t j = 0; j < a; j++)
-        lo[j] = row[m->lo[j]], hi[j] = row[m->hi[j]];
-    if (up == 2) {
-        interleave(lo + a, row, m->lo + a, m->runs, 2);
-        interleave(hi + a, row, m->hi + a, m->runs, 2);
-    } else if (up == 4) {
-        interleave(lo + a, row, m->lo + a, m->runs, 4);
-        interleave(hi + a, row, m->hi + a, m->runs, 4);
-    } else if (up == 8) {
-        interleave(lo + a, row, m->lo + a, m->runs, 8);
-        interleave(hi + a, row, m->hi + a, m->runs, 8);
-    }
-    for (int64_t j = b; j < ow; j++)
+    for (int64_t j = 0; j < ow; j++)
         lo[j] = row[m->lo[j]];
-    for (int64_t j = b; j < ow; j++)
+    for (int64_t j = 0; j < ow; j++)
         hi[j] = row[m->hi[j]];
 }
 
@@ -72,6 +48,69 @@ EMU_HOT static void joint_row_f32(float *restrict dst, const float *restrict t_l
     }
 }
 
+/* Outputs [a, b) of a row straight from its top and bottom input rows (t, bt) through W's offsets: the
+ * few outputs before and after a periodic stretch, so a plain loop (out of line, not unrolled). */
+static void joint_gather(float *restrict dst, const float *restrict t, const float *restrict bt,
+                         const upsample_map *m, upsample_tap y, int64_t a, int64_t b)
+{
+    for (int64_t j = a; j < b; j++) {
+        const float w00 = m->wl[j] * y.wl, w01 = m->wh[j] * y.wl, w10 = m->wl[j] * y.wh, w11 = m->wh[j] * y.wh;
+        dst[j] = ((t[m->lo[j]] * w00 + t[m->hi[j]] * w01) + bt[m->lo[j]] * w10) + bt[m->hi[j]] * w11;
+    }
+}
+
+/* A periodic stretch's phases: phase q (outputs o0 + s * r + q) reads t and bt at lo[q] + r and hi[q] + r
+ * with the weights' products w00[q] ... w11[q], made once a row. */
+typedef struct joint_phases {
+    int64_t lo[8], hi[8];
+    float w00[8], w01[8], w10[8], w11[8];
+} joint_phases;
+
+/* Runs [r0, r1) of a periodic stretch: with s a constant the loads are contiguous per phase and the
+ * stores interleave in registers. */
+EMU_HOT_INLINE void periodic_runs(float *restrict out, const float *restrict t, const float *restrict bt,
+                                  const joint_phases *f, int64_t s, int64_t r0, int64_t r1)
+{
+    for (int64_t r = r0; r < r1; r++)
+        for (int64_t q = 0; q < s; q++)
+            out[s * r + q] = ((t[f->lo[q] + r] * f->w00[q] + t[f->hi[q] + r] * f->w01[q]) +
+                              bt[f->lo[q] + r] * f->w10[q]) +
+                             bt[f->hi[q] + r] * f->w11[q];
+}
+
+/* The periodic stretch of an upscale by s straight from the input rows: phase q's weights are the same
+ * along it (the map verified them), so their products are made once. Whole blocks of 8 runs, then the
+ * rest as the 8 runs ending the stretch (rewriting some with the same values) rather than a scalar tail. */
+EMU_HOT_INLINE void joint_periodic(float *restrict dst, const float *restrict t, const float *restrict bt,
+                                   const upsample_map *m, upsample_tap y, int64_t s)
+{
+    joint_phases f;
+    for (int64_t q = 0; q < s; q++) {
+        const int64_t j = m->o0 + q;
+        f.lo[q] = m->lo[j], f.hi[q] = m->hi[j];
+        f.w00[q] = m->wl[j] * y.wl, f.w01[q] = m->wh[j] * y.wl;
+        f.w10[q] = m->wl[j] * y.wh, f.w11[q] = m->wh[j] * y.wh;
+    }
+    const int64_t runs = m->runs, whole = runs & ~(int64_t)7;
+    periodic_runs(dst + m->o0, t, bt, &f, s, 0, whole);
+    periodic_runs(dst + m->o0, t, bt, &f, s, whole && whole < runs ? runs - 8 : whole, runs);
+}
+
+/* One float32 output row from its input rows directly, for a W map with an upscale's periodic stretch. */
+EMU_HOT static void joint_row_periodic(float *restrict dst, const float *restrict t, const float *restrict bt,
+                                       const upsample_map *m, upsample_tap y, int64_t ow)
+{
+    const int64_t b = m->o0 + m->period * m->runs;
+    joint_gather(dst, t, bt, m, y, 0, m->o0);
+    if (m->period == 2)
+        joint_periodic(dst, t, bt, m, y, 2);
+    else if (m->period == 4)
+        joint_periodic(dst, t, bt, m, y, 4);
+    else
+        joint_periodic(dst, t, bt, m, y, 8);
+    joint_gather(dst, t, bt, m, y, b, ow);
+}
+
 typedef struct joint_ctx {
     const upsample_plan *p;
     const upsample_tap *ty;
@@ -83,8 +122,8 @@ typedef struct joint_ctx {
     bool stream; /* out lies beyond the caches: rows are made in L1, then go out with streaming stores */
 } joint_ctx;
 
-/* One thread's share of the float32 output rows. The two input rows an output row reads are kept expanded
- * (tagged by their offset): the next output row mostly reads the same ones. */
+/* One thread's share of the float32 output rows. Without a periodic W the two input rows an output row
+ * reads are kept expanded (tagged by their offset): the next output row mostly reads the same ones. */
 static int joint_team(void *arg)
 {
     const joint_ctx *x = arg;
@@ -110,19 +149,23 @@ static int joint_team(void *arg)
         last = r;
         const upsample_tap y = x->ty[i];
         const int64_t src = n * x->i_n + c * x->i_c, want[2] = {src + y.lo * x->i_h, src + y.hi * x->i_h};
-        int slot[2];
-        for (int k = 0; k < 2; k++) {
-            slot[k] = tag[0] == want[k] ? 0 : tag[1] == want[k] ? 1 : -1;
-            if (slot[k] < 0) { /* the slot the other row does not use */
-                slot[k] = k == 1 && slot[0] == next ? 1 - next : next;
-                next = 1 - slot[k];
-                tag[slot[k]] = want[k];
-                expand_row(slot_lo[slot[k]], slot_hi[slot[k]], x->in + want[k], &x->tx, ow);
+        float *dst = x->out + n * x->o_n + c * x->o_c + i * x->o_h, *row = x->stream ? res : dst;
+        if (x->tx.step == 1) { /* an upscale's periodic W: straight from the input rows */
+            joint_row_periodic(row, x->in + want[0], x->in + want[1], &x->tx, y, ow);
+        } else {
+            int slot[2];
+            for (int k = 0; k < 2; k++) {
+                slot[k] = tag[0] == want[k] ? 0 : tag[1] == want[k] ? 1 : -1;
+                if (slot[k] < 0) { /* the slot the other row does not use */
+                    slot[k] = k == 1 && slot[0] == next ? 1 - next : next;
+                    next = 1 - slot[k];
+                    tag[slot[k]] = want[k];
+                    expand_row(slot_lo[slot[k]], slot_hi[slot[k]], x->in + want[k], &x->tx, ow);
+                }
             }
+            joint_row_f32(row, slot_lo[slot[0]], slot_hi[slot[0]], slot_lo[slot[1]], slot_hi[slot[1]], x->wl,
+                          x->wh, y, ow);
         }
-        float *dst = x->out + n * x->o_n + c * x->o_c + i * x->o_h;
-        joint_row_f32(x->stream ? res : dst, slot_lo[slot[0]], slot_hi[slot[0]], slot_lo[slot[1]],
-                      slot_hi[slot[1]], x->wl, x->wh, y, ow);
         if (x->stream)
             emu_copy_f32(dst, res, ow, true);
     }

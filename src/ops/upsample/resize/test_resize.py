@@ -10,6 +10,9 @@ from reference import F32, cann_resize_bilinear, nearest_resize
 
 op = aclnn_emu.resize
 SIZES = [((2, 3, 5, 7), (9, 4)), ((1, 2, 4, 4), (8, 8)), ((1, 1, 6, 3), (2, 11))]
+# W upscales by 2, 4 and 8 long enough for the kernels' periodic stretch, with other factors along H (so
+# the x and y weights of a product differ).
+SIZES += [((1, 2, 5, 16), (15, 32)), ((2, 1, 6, 12), (12, 48)), ((1, 1, 4, 9), (8, 72))]
 
 
 def _scales(shape, out):
