@@ -97,8 +97,10 @@ void emu_f32_row_to_f16(uint16_t *dst, const float *src, int64_t n)
 }
 
 /* bfloat16 is the top half of a float32: widening is a shift, narrowing a
- * rounding add (NaN kept quiet). Written as plain loops the compiler vectorises. */
-EMU_HOT void emu_bf16_row_to_f32(float *restrict dst, const uint16_t *restrict src, int64_t n)
+ * rounding add (NaN kept quiet). Written as plain loops the compiler vectorises.
+ * The clones are static behind plain exported functions: clang (14) gives a
+ * target_clones function no symbol other files can link to. */
+EMU_HOT static void bf16_widen(float *restrict dst, const uint16_t *restrict src, int64_t n)
 {
     for (int64_t i = 0; i < n; i++) {
         const uint32_t bits = (uint32_t)src[i] << 16;
@@ -106,7 +108,7 @@ EMU_HOT void emu_bf16_row_to_f32(float *restrict dst, const uint16_t *restrict s
     }
 }
 
-EMU_HOT void emu_f32_row_to_bf16(uint16_t *restrict dst, const float *restrict src, int64_t n)
+EMU_HOT static void bf16_narrow(uint16_t *restrict dst, const float *restrict src, int64_t n)
 {
     for (int64_t i = 0; i < n; i++) {
         uint32_t x;
@@ -115,4 +117,14 @@ EMU_HOT void emu_f32_row_to_bf16(uint16_t *restrict dst, const float *restrict s
         const uint32_t nan = (x >> 16) | 0x40u;
         dst[i] = (uint16_t)((x & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
     }
+}
+
+void emu_bf16_row_to_f32(float *restrict dst, const uint16_t *restrict src, int64_t n)
+{
+    bf16_widen(dst, src, n);
+}
+
+void emu_f32_row_to_bf16(uint16_t *restrict dst, const float *restrict src, int64_t n)
+{
+    bf16_narrow(dst, src, n);
 }
