@@ -279,6 +279,7 @@ FAMILY = {
     "U1-exact-fwd": ("upsample_nearest_exact2d", (8, 64, 128, 128), (256, 256), "nearest-exact", False, False),
     "U1-exact": ("upsample_nearest_exact2d_backward", (8, 64, 128, 128), (256, 256), "nearest-exact", False, True),
     "U1-resize-bilinear": ("resize", (8, 64, 128, 128), (256, 256), "bilinear", False, False),
+    "U4-resize-bilinear": ("resize", (2, 256, 100, 152), (200, 304), "bilinear", True, False),
     "V1-nearest-fwd": ("upsample_nearest3d", (2, 32, 16, 64, 64), (32, 128, 128), "nearest", False, False),
     "V1-nearest": ("upsample_nearest3d_backward", (2, 32, 16, 64, 64), (32, 128, 128), "nearest", False, True),
     "V1-trilinear-fwd": ("upsample_trilinear3d", (2, 32, 16, 64, 64), (32, 128, 128), "trilinear", False, False),
@@ -302,8 +303,9 @@ def family(name: str) -> Workload:
     data = np.ascontiguousarray(src.transpose(perm)) if last else src
     kw = {"format": fmt} if fmt else {}
     if fn_name == "resize":
-        scales = (1.0, 1.0, sizes[0] / shape[2], sizes[1] / shape[3])
-        call = lambda: fn(data, scales, "bilinear")  # noqa: E731
+        hw = (sizes[0] / shape[2], sizes[1] / shape[3])
+        scales = (1.0, *hw, 1.0) if last else (1.0, 1.0, *hw)
+        call = lambda: fn(data, scales, "bilinear", **kw)  # noqa: E731
     elif backward:
         call = lambda: fn(data, sizes, shape, **kw)  # noqa: E731
     else:

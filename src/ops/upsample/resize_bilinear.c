@@ -15,6 +15,9 @@
 #include "../../kernel/rows.h"
 #include "upsample.h"
 
+/* Channels innermost: output pixels go out in runs of about this many floats (L1-sized) when streamed. */
+#define JOINT_PIXEL_FLOATS 4096
+
 void upsample_joint_book(const upsample_plan *p, emu_scratch *s)
 {
     const size_t ow = (size_t)p->axis[UPSAMPLE_W].out;
@@ -22,7 +25,9 @@ void upsample_joint_book(const upsample_plan *p, emu_scratch *s)
         emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, (size_t)p->axis[a].out, sizeof(upsample_tap), false);
     emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS, 2 * ow, sizeof(float), false);     /* W's wl, then wh */
     emu_scratch_book(s, UPSAMPLE_SCRATCH_WEIGHTS + 1, 2 * ow, sizeof(int32_t), false); /* W's lo, hi offsets */
-    emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW, 5 * ow, sizeof(float), true); /* two expanded input rows, a result */
+    /* Two expanded input rows and a result row; channels innermost, a run of pixels (joint_pixel_team). */
+    const size_t c = (size_t)p->c, pixels = c < JOINT_PIXEL_FLOATS ? JOINT_PIXEL_FLOATS : c;
+    emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW, 5 * ow > pixels ? 5 * ow : pixels, sizeof(float), true);
 }
 
 /* An input row spread over the output's W: lo[j] = row[m->lo[j]], hi[j] = row[m->hi[j]] (W's taps as
@@ -173,6 +178,52 @@ static int joint_team(void *arg)
     return 0;
 }
 
+/* Output pixels [j0, j1) of a row whose channels are innermost (c of them, unit stride in and out):
+ * each pixel's four weight products once, then a loop over the channels of its four input pixels. */
+EMU_HOT static void joint_pixels(float *restrict dst, const float *restrict t, const float *restrict bt,
+                                 const upsample_map *m, upsample_tap y, int64_t j0, int64_t j1, int64_t c)
+{
+    for (int64_t j = j0; j < j1; j++) {
+        const float w00 = m->wl[j] * y.wl, w01 = m->wh[j] * y.wl, w10 = m->wl[j] * y.wh, w11 = m->wh[j] * y.wh;
+        const float *restrict tl = t + m->lo[j], *restrict th = t + m->hi[j];
+        const float *restrict bl = bt + m->lo[j], *restrict bh = bt + m->hi[j];
+        float *restrict d = dst + (j - j0) * c;
+        for (int64_t k = 0; k < c; k++)
+            d[k] = ((tl[k] * w00 + th[k] * w01) + bl[k] * w10) + bh[k] * w11;
+    }
+}
+
+/* One thread's share of the output rows (n, i) when channels are innermost: whole rows written in place,
+ * or runs of pixels made in L1 and streamed out. */
+static int joint_pixel_team(void *arg)
+{
+    const joint_ctx *x = arg;
+    const upsample_plan *p = x->p;
+    const int64_t oh = p->axis[UPSAMPLE_H].out, ow = p->axis[UPSAMPLE_W].out, c = p->c;
+    const int64_t run = c < JOINT_PIXEL_FLOATS ? JOINT_PIXEL_FLOATS / c : 1;
+    float *res = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW, (size_t)(run * c) * sizeof(float));
+    if (!res)
+        return 1;
+#pragma omp for schedule(static)
+    for (int64_t r = 0; r < p->n * oh; r++) {
+        const int64_t n = r / oh, i = r % oh;
+        const upsample_tap y = x->ty[i];
+        const float *t = x->in + n * x->i_n + y.lo * x->i_h, *bt = x->in + n * x->i_n + y.hi * x->i_h;
+        float *dst = x->out + n * x->o_n + i * x->o_h;
+        if (!x->stream) {
+            joint_pixels(dst, t, bt, &x->tx, y, 0, ow, c);
+            continue;
+        }
+        for (int64_t j0 = 0; j0 < ow; j0 += run) {
+            const int64_t j1 = j0 + run < ow ? j0 + run : ow;
+            joint_pixels(res, t, bt, &x->tx, y, j0, j1, c);
+            emu_copy_f32(dst + j0 * c, res, (j1 - j0) * c, true);
+        }
+    }
+    emu_stream_fence();
+    return 0;
+}
+
 int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsample_plan *p, char *msg, size_t cap)
 {
     const int64_t oh = p->axis[UPSAMPLE_H].out, ow = p->axis[UPSAMPLE_W].out;
@@ -195,7 +246,9 @@ int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsamp
     const int threads = rows * ow < 32768 ? 1 : p->threads;
     /* The offsets within a row as int32 (gathers take them); a wider row takes the typed loop. */
     const bool narrow = (p->axis[UPSAMPLE_W].in - 1) * i_ax[UPSAMPLE_W] <= INT32_MAX;
-    if (in->dtype == ACL_FLOAT && out->dtype == ACL_FLOAT && o_ax[UPSAMPLE_W] == 1 && narrow) {
+    /* Channels innermost (NHWC, dense output rows): vectors along C. */
+    const bool pixels = p->nhwc && i_c == 1 && o_c == 1 && o_ax[UPSAMPLE_W] == p->c && p->c > 1;
+    if (in->dtype == ACL_FLOAT && out->dtype == ACL_FLOAT && (o_ax[UPSAMPLE_W] == 1 || pixels) && narrow) {
         for (int64_t j = 0; j < ow; j++)
             i_lo[j] = (int32_t)(tx[j].lo * i_ax[UPSAMPLE_W]), i_lo[ow + j] = (int32_t)(tx[j].hi * i_ax[UPSAMPLE_W]);
         joint_ctx x = {.p = p, .ty = ty, .wl = wl, .wh = wl + ow,
@@ -206,7 +259,7 @@ int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsamp
                        .stream = emu_view_numel(out) * (int64_t)sizeof(float) >= emu_stream_bytes()};
         if (i_ax[UPSAMPLE_W] == 1) /* the offsets are the taps' indices */
             upsample_map_period(&x.tx, p->axis[UPSAMPLE_W].in, ow);
-        if (emu_parallel(threads, joint_team, &x))
+        if (emu_parallel(threads, o_ax[UPSAMPLE_W] == 1 ? joint_team : joint_pixel_team, &x))
             return snprintf(msg, cap, "the expanded rows were not booked"), EMU_KERNEL_ERR_INNER;
         return 0;
     }

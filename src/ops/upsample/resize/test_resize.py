@@ -46,10 +46,33 @@ def test_bilinear_reads_a_strided_view_in_place(rng):
     np.testing.assert_array_equal(got, cann_resize_bilinear(np.ascontiguousarray(x), (9, 11)))
 
 
-def test_nhwc(rng):
-    x = array(rng, (1, 5, 7, 3), "float32")
-    got = op(x, (1.0, 9 / 5, 4 / 7, 1.0), "bilinear", format="NHWC")
-    np.testing.assert_array_equal(got, cann_resize_bilinear(x, (9, 4), channels_last=True))
+# Channels innermost: dense rows vectorise along C (odd and single C, x2, other factors); a W-strided
+# view keeps C dense; a C-strided one does not.
+NHWC = [
+    ((1, 5, 7, 3), (9, 4), None),
+    ((2, 6, 9, 16), (12, 18), None),
+    ((1, 4, 5, 1), (8, 15), None),
+    ((1, 5, 14, 17), (10, 7), np.s_[:, :, ::2]),
+    ((1, 3, 4, 10), (7, 9), np.s_[..., ::2]),
+]
+
+
+@pytest.mark.parametrize("shape, out, view", NHWC)
+def test_nhwc(shape, out, view, rng):
+    x = array(rng, shape, "float32")
+    x = x if view is None else x[view]
+    got = op(x, (1.0, out[0] / x.shape[1], out[1] / x.shape[2], 1.0), "bilinear", format="NHWC")
+    np.testing.assert_array_equal(got, cann_resize_bilinear(np.ascontiguousarray(x), out, channels_last=True))
+
+
+@pytest.mark.parametrize("fmt", ["NCHW", "NHWC"])
+def test_bilinear_streams_a_large_output(fmt, rng):
+    # 32 MiB out: beyond emu_stream_bytes on any machine, so rows are made in L1 and streamed.
+    shape = (1, 512, 64, 64) if fmt == "NCHW" else (1, 64, 64, 512)
+    x = array(rng, shape, "float32")
+    scales = (1.0, 1.0, 2.0, 2.0) if fmt == "NCHW" else (1.0, 2.0, 2.0, 1.0)
+    got = op(x, scales, "bilinear", format=fmt)
+    np.testing.assert_array_equal(got, cann_resize_bilinear(x, (128, 128), channels_last=fmt == "NHWC"))
 
 
 @pytest.mark.skipif(torch is None, reason="torch is not installed")
