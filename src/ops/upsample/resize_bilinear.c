@@ -5,7 +5,9 @@
  *     out = ((TL * w00 + TR * w01) + BL * w10) + BR * w11,
  *     w00 = wl_x * wl_y, w01 = wh_x * wl_y, w10 = wl_x * wh_y, w11 = wh_x * wh_y,
  * in float32, where the separable kernels pass W then H. The taps are the
- * family's (upsample_tap_of). Plain loops: this path is its own reference.
+ * family's (upsample_tap_of). Plain loops over float32 rows (self's rows
+ * converted where they cannot be read in place, out's narrowed): this path
+ * is its own reference.
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
@@ -28,6 +30,8 @@ void upsample_joint_book(const upsample_plan *p, emu_scratch *s)
     /* Two expanded input rows and a result row; channels innermost, a run of pixels (joint_pixel_team). */
     const size_t c = (size_t)p->c, pixels = c < JOINT_PIXEL_FLOATS ? JOINT_PIXEL_FLOATS : c;
     emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW, 5 * ow > pixels ? 5 * ow : pixels, sizeof(float), true);
+    const size_t in_row = (size_t)p->axis[UPSAMPLE_W].in * (p->nhwc ? c : 1); /* two input rows as float32 */
+    emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + 1, 2 * in_row, sizeof(float), true);
 }
 
 /* An input row spread over the output's W: lo[j] = row[m->lo[j]], hi[j] = row[m->hi[j]] (W's taps as
@@ -119,28 +123,89 @@ EMU_HOT static void joint_row_periodic(float *restrict dst, const float *restric
 typedef struct joint_ctx {
     const upsample_plan *p;
     const upsample_tap *ty;
-    const float *wl, *wh;      /* W's weights, unpacked for joint_row_f32 */
-    upsample_map tx; /* W's taps as element offsets in an input row, and their weights */
-    const float *in;
-    float *out;
-    int64_t i_n, i_c, i_h, o_n, o_c, o_h;
-    bool stream; /* out lies beyond the caches: rows are made in L1, then go out with streaming stores */
+    const float *wl, *wh; /* W's weights, unpacked for joint_row_f32 */
+    upsample_map tx;      /* W's taps as element offsets in an input row as read (see input_row) */
+    emu_rows i, o;        /* self and out as rows of vec lanes */
+    aclDataType i_dt, o_dt;
+    size_t i_item, o_item;
+    int64_t vec;          /* 1, or C with channels innermost (joint_pixel_team) */
+    const float *f16;
+    bool read_in_place;   /* self is float32 with unit lanes: rows are read where they are */
+    bool stream; /* out is float32 in place and beyond the caches: rows are made in L1, then streamed */
 } joint_ctx;
 
-/* One thread's share of the float32 output rows. Without a periodic W the two input rows an output row
- * reads are kept expanded (tagged by their offset): the next output row mostly reads the same ones. */
+/* Two row buffers tagged by what they hold (-1: nothing). */
+typedef struct row_pair {
+    int64_t tag[2];
+    int next; /* the buffer to fill next */
+} row_pair;
+
+/* The buffer holding `want`, else the one to fill with it (never `keep`, the buffer the current output row
+ * already reads; -1 for none): *fill tells which. */
+static int pair_slot(row_pair *r, int64_t want, int keep, bool *fill)
+{
+    *fill = false;
+    if (r->tag[0] == want || r->tag[1] == want)
+        return r->tag[0] == want ? 0 : 1;
+    const int k = r->next == keep ? 1 - r->next : r->next;
+    r->next = 1 - k;
+    r->tag[k] = want;
+    *fill = true;
+    return k;
+}
+
+/* The input row at element offset `off` of self as float32: where it is when self allows, else converted
+ * into one of two buffers (the next output row mostly reads the same two), not into `keep`'s. */
+static const float *input_row(const joint_ctx *x, row_pair *conv, float *const bufs[2], int64_t off, int keep,
+                              int *slot)
+{
+    if (x->read_in_place)
+        return (const float *)x->i.base + off;
+    bool fill;
+    *slot = pair_slot(conv, off, keep, &fill);
+    if (fill)
+        emu_load_row(bufs[*slot], x->i.base + (size_t)off * x->i_item, x->i_dt, x->p->axis[UPSAMPLE_W].in, x->vec,
+                     x->i.s.w, x->i.lane, x->f16);
+    return bufs[*slot];
+}
+
+/* Output row (n, c) at H index i (c 0 with channels innermost) from `made` (j0 .. j0 + items of vec floats):
+ * streamed, or narrowed, or nothing when it was made in place. */
+static void output_items(const joint_ctx *x, const float *made, int64_t n, int64_t c, int64_t i, int64_t j0,
+                         int64_t items)
+{
+    const int64_t off = emu_row_offset(&x->o, n, c, i) + j0 * x->o.s.w;
+    if (x->stream)
+        emu_copy_f32((float *)x->o.base + off, made, items * x->vec, true);
+    else if (!x->o.direct)
+        emu_store_row(x->o.base + (size_t)off * x->o_item, x->o_dt, made, items, x->vec, x->o.s.w, x->o.lane);
+}
+
+/* Per-thread buffers: two converted input rows (when self is not read in place), then the team's own. */
+static float *team_buffers(const joint_ctx *x, size_t floats, float *conv[2])
+{
+    const upsample_plan *p = x->p;
+    const size_t in_row = (size_t)(p->axis[UPSAMPLE_W].in * x->vec);
+    float *own = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW, floats * sizeof(float));
+    float *rows = x->read_in_place ? NULL
+                                   : emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW + 1, 2 * in_row * sizeof(float));
+    conv[0] = rows, conv[1] = rows ? rows + in_row : NULL;
+    return own && (rows || x->read_in_place) ? own : NULL;
+}
+
+/* One thread's share of the output rows (n, c, i), channels first. Without a periodic W the two input rows
+ * an output row reads are also kept expanded (tagged by their offset). */
 static int joint_team(void *arg)
 {
     const joint_ctx *x = arg;
     const upsample_plan *p = x->p;
     const int64_t oh = p->axis[UPSAMPLE_H].out, ow = p->axis[UPSAMPLE_W].out, rows = p->n * p->c * oh;
-    float *buf = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW, 5 * (size_t)ow * sizeof(float));
+    float *conv[2], *buf = team_buffers(x, 5 * (size_t)ow, conv);
     if (!buf)
         return 1;
     float *res = buf + 4 * ow;
     float *slot_lo[2] = {buf, buf + 2 * ow}, *slot_hi[2] = {buf + ow, buf + 3 * ow};
-    int64_t tag[2] = {-1, -1};
-    int next = 0;
+    row_pair expanded = {{-1, -1}, 0}, converted = {{-1, -1}, 0};
     int64_t i = 0, c = 0, n = 0, last = -2; /* row r is (n, c, i): divided once, then counted on */
 #pragma omp for schedule(static)
     for (int64_t r = 0; r < rows; r++) {
@@ -153,26 +218,26 @@ static int joint_team(void *arg)
         }
         last = r;
         const upsample_tap y = x->ty[i];
-        const int64_t src = n * x->i_n + c * x->i_c, want[2] = {src + y.lo * x->i_h, src + y.hi * x->i_h};
-        float *dst = x->out + n * x->o_n + c * x->o_c + i * x->o_h, *row = x->stream ? res : dst;
+        const int64_t want[2] = {emu_row_offset(&x->i, n, c, y.lo), emu_row_offset(&x->i, n, c, y.hi)};
+        int top_slot = -1, bottom_slot;
+        const float *top = input_row(x, &converted, conv, want[0], -1, &top_slot);
+        const float *bottom = input_row(x, &converted, conv, want[1], top_slot, &bottom_slot);
+        float *row = x->o.direct && !x->stream ? (float *)x->o.base + emu_row_offset(&x->o, n, c, i) : res;
         if (x->tx.step == 1) { /* an upscale's periodic W: straight from the input rows */
-            joint_row_periodic(row, x->in + want[0], x->in + want[1], &x->tx, y, ow);
+            joint_row_periodic(row, top, bottom, &x->tx, y, ow);
         } else {
+            const float *src[2] = {top, bottom};
             int slot[2];
             for (int k = 0; k < 2; k++) {
-                slot[k] = tag[0] == want[k] ? 0 : tag[1] == want[k] ? 1 : -1;
-                if (slot[k] < 0) { /* the slot the other row does not use */
-                    slot[k] = k == 1 && slot[0] == next ? 1 - next : next;
-                    next = 1 - slot[k];
-                    tag[slot[k]] = want[k];
-                    expand_row(slot_lo[slot[k]], slot_hi[slot[k]], x->in + want[k], &x->tx, ow);
-                }
+                bool fill;
+                slot[k] = pair_slot(&expanded, want[k], k ? slot[0] : -1, &fill);
+                if (fill)
+                    expand_row(slot_lo[slot[k]], slot_hi[slot[k]], src[k], &x->tx, ow);
             }
             joint_row_f32(row, slot_lo[slot[0]], slot_hi[slot[0]], slot_lo[slot[1]], slot_hi[slot[1]], x->wl,
                           x->wh, y, ow);
         }
-        if (x->stream)
-            emu_copy_f32(dst, res, ow, true);
+        output_items(x, row, n, c, i, 0, ow);
     }
     emu_stream_fence();
     return 0;
@@ -193,31 +258,34 @@ EMU_HOT static void joint_pixels(float *restrict dst, const float *restrict t, c
     }
 }
 
-/* One thread's share of the output rows (n, i) when channels are innermost: whole rows written in place,
- * or runs of pixels made in L1 and streamed out. */
+/* One thread's share of the output rows (n, i) when channels are innermost: whole rows made in place, or
+ * runs of pixels made in L1 and then streamed or narrowed. */
 static int joint_pixel_team(void *arg)
 {
     const joint_ctx *x = arg;
     const upsample_plan *p = x->p;
     const int64_t oh = p->axis[UPSAMPLE_H].out, ow = p->axis[UPSAMPLE_W].out, c = p->c;
     const int64_t run = c < JOINT_PIXEL_FLOATS ? JOINT_PIXEL_FLOATS / c : 1;
-    float *res = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW, (size_t)(run * c) * sizeof(float));
+    float *conv[2], *res = team_buffers(x, (size_t)(run * c), conv);
     if (!res)
         return 1;
+    row_pair converted = {{-1, -1}, 0};
 #pragma omp for schedule(static)
     for (int64_t r = 0; r < p->n * oh; r++) {
         const int64_t n = r / oh, i = r % oh;
         const upsample_tap y = x->ty[i];
-        const float *t = x->in + n * x->i_n + y.lo * x->i_h, *bt = x->in + n * x->i_n + y.hi * x->i_h;
-        float *dst = x->out + n * x->o_n + i * x->o_h;
-        if (!x->stream) {
-            joint_pixels(dst, t, bt, &x->tx, y, 0, ow, c);
+        int top_slot = -1, bottom_slot;
+        const float *top = input_row(x, &converted, conv, emu_row_offset(&x->i, n, 0, y.lo), -1, &top_slot);
+        const float *bottom = input_row(x, &converted, conv, emu_row_offset(&x->i, n, 0, y.hi), top_slot,
+                                        &bottom_slot);
+        if (x->o.direct && !x->stream) {
+            joint_pixels((float *)x->o.base + emu_row_offset(&x->o, n, 0, i), top, bottom, &x->tx, y, 0, ow, c);
             continue;
         }
         for (int64_t j0 = 0; j0 < ow; j0 += run) {
             const int64_t j1 = j0 + run < ow ? j0 + run : ow;
-            joint_pixels(res, t, bt, &x->tx, y, j0, j1, c);
-            emu_copy_f32(dst + j0 * c, res, (j1 - j0) * c, true);
+            joint_pixels(res, top, bottom, &x->tx, y, j0, j1, c);
+            output_items(x, res, n, 0, i, j0, j1 - j0);
         }
     }
     emu_stream_fence();
@@ -239,49 +307,26 @@ int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsamp
         tx[j] = upsample_tap_of(p, UPSAMPLE_W, j);
         wl[j] = tx[j].wl, wl[ow + j] = tx[j].wh;
     }
-    int64_t i_n, i_c, i_ax[UPSAMPLE_MAX_AXES], o_n, o_c, o_ax[UPSAMPLE_MAX_AXES];
-    upsample_strides(in, p, &i_n, &i_c, i_ax);
-    upsample_strides(out, p, &o_n, &o_c, o_ax);
-    const int64_t rows = p->n * p->c * oh;
-    const int threads = rows * ow < 32768 ? 1 : p->threads;
-    /* The offsets within a row as int32 (gathers take them); a wider row takes the typed loop. */
-    const bool narrow = (p->axis[UPSAMPLE_W].in - 1) * i_ax[UPSAMPLE_W] <= INT32_MAX;
-    /* Channels innermost (NHWC, dense output rows): vectors along C. */
-    const bool pixels = p->nhwc && i_c == 1 && o_c == 1 && o_ax[UPSAMPLE_W] == p->c && p->c > 1;
-    if (in->dtype == ACL_FLOAT && out->dtype == ACL_FLOAT && (o_ax[UPSAMPLE_W] == 1 || pixels) && narrow) {
-        for (int64_t j = 0; j < ow; j++)
-            i_lo[j] = (int32_t)(tx[j].lo * i_ax[UPSAMPLE_W]), i_lo[ow + j] = (int32_t)(tx[j].hi * i_ax[UPSAMPLE_W]);
-        joint_ctx x = {.p = p, .ty = ty, .wl = wl, .wh = wl + ow,
-                       .tx = {.lo = i_lo, .hi = i_lo + ow, .wl = wl, .wh = wl + ow},
-                       .in = (const float *)in->data + in->offset, .out = (float *)out->data + out->offset,
-                       .i_n = i_n, .i_c = i_c, .i_h = i_ax[UPSAMPLE_H], .o_n = o_n, .o_c = o_c,
-                       .o_h = o_ax[UPSAMPLE_H],
-                       .stream = emu_view_numel(out) * (int64_t)sizeof(float) >= emu_stream_bytes()};
-        if (i_ax[UPSAMPLE_W] == 1) /* the offsets are the taps' indices */
-            upsample_map_period(&x.tx, p->axis[UPSAMPLE_W].in, ow);
-        if (emu_parallel(threads, o_ax[UPSAMPLE_W] == 1 ? joint_team : joint_pixel_team, &x))
-            return snprintf(msg, cap, "the expanded rows were not booked"), EMU_KERNEL_ERR_INNER;
-        return 0;
-    }
-    const float *f16 = emu_f16_table();
-    (void)threads; /* unused when built without OpenMP */
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (int64_t r = 0; r < rows; r++) {
-        const int64_t i = r % oh, c = r / oh % p->c, n = r / oh / p->c;
-        const upsample_tap y = ty[i];
-        const int64_t src = in->offset + n * i_n + c * i_c, top = src + y.lo * i_ax[UPSAMPLE_H];
-        const int64_t bottom = src + y.hi * i_ax[UPSAMPLE_H];
-        const int64_t dst = out->offset + n * o_n + c * o_c + i * o_ax[UPSAMPLE_H];
-        for (int64_t j = 0; j < ow; j++) {
-            const upsample_tap x = tx[j];
-            const int64_t lo = x.lo * i_ax[UPSAMPLE_W], hi = x.hi * i_ax[UPSAMPLE_W];
-            const float w00 = x.wl * y.wl, w01 = x.wh * y.wl, w10 = x.wl * y.wh, w11 = x.wh * y.wh;
-            const float v = ((emu_load_one(in->data, in->dtype, top + lo, f16) * w00 +
-                              emu_load_one(in->data, in->dtype, top + hi, f16) * w01) +
-                             emu_load_one(in->data, in->dtype, bottom + lo, f16) * w10) +
-                            emu_load_one(in->data, in->dtype, bottom + hi, f16) * w11;
-            emu_store_one(out->data, out->dtype, dst + j * o_ax[UPSAMPLE_W], v);
-        }
-    }
+    /* Channels innermost make each output pixel a vector of C (joint_pixel_team); channels first, a row. */
+    const int64_t vec = p->nhwc ? p->c : 1;
+    joint_ctx x = {.p = p, .ty = ty, .wl = wl, .wh = wl + ow,
+                   .tx = {.lo = i_lo, .hi = i_lo + ow, .wl = wl, .wh = wl + ow},
+                   .i = emu_rows_of(in, p->nhwc, vec), .o = emu_rows_of(out, p->nhwc, vec), .i_dt = in->dtype,
+                   .o_dt = out->dtype, .i_item = emu_view_item_size(in), .o_item = emu_view_item_size(out),
+                   .vec = vec, .f16 = emu_f16_table()};
+    /* float32 rows with unit lanes are read in place while the tap offsets, which carry their W stride, fit
+     * int32; other rows are converted, to unit stride. */
+    const int64_t in_w = p->axis[UPSAMPLE_W].in;
+    x.read_in_place = in->dtype == ACL_FLOAT && (vec == 1 || x.i.lane == 1) && (in_w - 1) * x.i.s.w <= INT32_MAX;
+    const int64_t w_step = x.read_in_place ? x.i.s.w : vec;
+    x.stream = x.o.direct && emu_view_numel(out) * (int64_t)sizeof(float) >= emu_stream_bytes();
+    for (int64_t j = 0; j < ow; j++)
+        i_lo[j] = (int32_t)(tx[j].lo * w_step), i_lo[ow + j] = (int32_t)(tx[j].hi * w_step);
+    if (w_step == 1) /* the offsets are the taps' indices */
+        upsample_map_period(&x.tx, in_w, ow);
+    /* Tiny problems run on the calling worker: waking a thread team costs more. */
+    const int threads = p->n * p->c * oh * ow < 32768 ? 1 : p->threads;
+    if (emu_parallel(threads, vec == 1 ? joint_team : joint_pixel_team, &x))
+        return snprintf(msg, cap, "the row buffers were not booked"), EMU_KERNEL_ERR_INNER;
     return 0;
 }

@@ -33,10 +33,19 @@ def test_bilinear_weighs_each_pixel_as_resize_bilinear_v2(shape, out, rng):
     np.testing.assert_array_equal(op(x, _scales(shape, out), "bilinear"), cann_resize_bilinear(x, out))
 
 
-def test_bilinear_half_rounds_once(rng):
-    x = array(rng, (1, 2, 3, 5), "float16")
-    want = cann_resize_bilinear(x.astype(np.float32), (7, 4)).astype(np.float16)
-    np.testing.assert_array_equal(op(x, _scales((1, 2, 3, 5), (7, 4)), "bilinear"), want)
+@pytest.mark.parametrize("shape, out", [((1, 2, 3, 5), (7, 4)), *SIZES[3:]])
+def test_bilinear_half_rounds_once(shape, out, rng):
+    x = array(rng, shape, "float16")
+    want = cann_resize_bilinear(x.astype(np.float32), out).astype(np.float16)
+    np.testing.assert_array_equal(op(x, _scales(shape, out), "bilinear"), want)
+
+
+@pytest.mark.parametrize("view", [np.s_[:, :, ::2], np.s_[..., ::2], np.s_[:, :, 1:, :]])
+def test_bilinear_half_channels_last_and_strided(view, rng):
+    x = array(rng, (2, 6, 18, 10), "float16")[view]
+    want = cann_resize_bilinear(x.astype(np.float32), (11, 2 * x.shape[2]), channels_last=True)
+    got = op(x, (1.0, 11 / x.shape[1], 2.0, 1.0), "bilinear", format="NHWC")
+    np.testing.assert_array_equal(got, want.astype(np.float16))
 
 
 def test_bilinear_reads_a_strided_view_in_place(rng):
