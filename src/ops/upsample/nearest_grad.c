@@ -40,6 +40,8 @@ void upsample_nearest_grad_book(const upsample_plan *p, emu_scratch *s)
         emu_scratch_book(s, UPSAMPLE_SCRATCH_TABLE + a, 2 * (size_t)p->axis[a].in, sizeof(int64_t), false);
     for (int i = 0; i < 3; i++) /* the W-reduced row, the H sum of one D index, the result row */
         emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + i, (size_t)p->axis[UPSAMPLE_W].in, sizeof(float), true);
+    /* a gradOut row as float32, when it cannot be read in place */
+    emu_scratch_book(s, UPSAMPLE_SCRATCH_ROW + 3, (size_t)p->axis[UPSAMPLE_W].out, sizeof(float), true);
 }
 
 /* The common W ranges, input index x taking gradOut [x * k, (x + 1) * k) (an integer scale factor): k,
@@ -85,29 +87,17 @@ EMU_HOT static void add_runs(float *restrict h, const float *restrict row, int64
     }
 }
 
-/* One gradOut row (n, c, gd, gy) reduced along W into w; k > 0: contiguous float32 rows in uniform ranges
- * of k. */
-static void reduce_row(const emu_view *g, const int64_t *gs, int64_t base, const int64_t *rw, int64_t k, int64_t iw,
-                       float *w, const float *f16)
+/* A float32 gradOut row reduced along W into w; k > 0: uniform ranges of k. */
+static void reduce_row(const float *restrict row, const int64_t *rw, int64_t k, int64_t iw, float *restrict w)
 {
     if (k > 0) {
-        sum_runs(w, (const float *)g->data + base, iw, k);
-        return;
-    }
-    if (g->dtype == ACL_FLOAT && gs[UPSAMPLE_W] == 1) {
-        const float *row = (const float *)g->data + base;
-        for (int64_t x = 0; x < iw; x++) {
-            float acc = 0.0f;
-            for (int64_t k = rw[2 * x]; k < rw[2 * x + 1]; k++)
-                acc += row[k];
-            w[x] = acc;
-        }
+        sum_runs(w, row, iw, k);
         return;
     }
     for (int64_t x = 0; x < iw; x++) {
         float acc = 0.0f;
-        for (int64_t k = rw[2 * x]; k < rw[2 * x + 1]; k++)
-            acc += emu_load_one(g->data, g->dtype, base + k * gs[UPSAMPLE_W], f16);
+        for (int64_t j = rw[2 * x]; j < rw[2 * x + 1]; j++)
+            acc += row[j];
         w[x] = acc;
     }
 }
@@ -130,9 +120,12 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
     upsample_strides(g, p, &g_n, &g_c, gs);
     upsample_strides(out, p, &o_n, &o_c, os);
     const float *f16 = emu_f16_table();
-    const size_t row_bytes = (size_t)iw * sizeof(float);
-    /* The vector W reduction (sum_runs, add_runs): contiguous float32 rows in uniform ranges of k. */
-    const int64_t k = g->dtype == ACL_FLOAT && gs[UPSAMPLE_W] == 1 ? uniform_width(range[UPSAMPLE_W], iw) : 0;
+    const size_t row_bytes = (size_t)iw * sizeof(float), g_item = emu_view_item_size(g);
+    const size_t o_item = emu_view_item_size(out);
+    const int64_t ow = p->axis[UPSAMPLE_W].out;
+    /* gradOut rows are read in place when they are contiguous float32, else converted to that. */
+    const bool in_place = g->dtype == ACL_FLOAT && gs[UPSAMPLE_W] == 1;
+    const int64_t k = uniform_width(range[UPSAMPLE_W], iw); /* the vector W reduction's (sum_runs, add_runs) */
     const bool direct = out->dtype == ACL_FLOAT && os[UPSAMPLE_W] == 1; /* result rows stored as they are */
     int missing = 0;
 #pragma omp parallel num_threads(rows * iw < 32768 ? 1 : p->threads) reduction(| : missing)
@@ -140,7 +133,8 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
         float *w = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW, row_bytes);
         float *hsum = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW + 1, row_bytes);
         float *acc = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW + 2, row_bytes);
-        missing |= !w || !hsum || !acc;
+        float *conv = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW + 3, (size_t)ow * sizeof(float));
+        missing |= !w || !hsum || !acc || !conv;
 #pragma omp for schedule(static)
         for (int64_t r = 0; r < rows; r++) {
             if (missing)
@@ -159,11 +153,17 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
                 float *h = gd == d0 ? dst : hsum; /* this D index's H sum */
                 for (int64_t gy = y0; gy < y1; gy++) {
                     const int64_t at = gbase + gd * gs[UPSAMPLE_D] + gy * gs[UPSAMPLE_H];
+                    const float *row = (const float *)g->data + at;
+                    if (!in_place) {
+                        emu_load_row(conv, (const char *)g->data + (size_t)at * g_item, g->dtype, ow, 1,
+                                     gs[UPSAMPLE_W], 0, f16);
+                        row = conv;
+                    }
                     if (gy > y0 && k > 0) { /* summed into h as it is reduced */
-                        add_runs(h, (const float *)g->data + at, iw, k);
+                        add_runs(h, row, iw, k);
                         continue;
                     }
-                    reduce_row(g, gs, at, range[UPSAMPLE_W], k, iw, gy == y0 ? h : w, f16);
+                    reduce_row(row, range[UPSAMPLE_W], k, iw, gy == y0 ? h : w);
                     for (int64_t x = 0; gy > y0 && x < iw; x++)
                         h[x] += w[x];
                 }
@@ -171,8 +171,7 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
                     dst[x] += h[x];
             }
             if (!direct)
-                for (int64_t x = 0; x < iw; x++)
-                    emu_store_one(out->data, out->dtype, obase + x * os[UPSAMPLE_W], acc[x]);
+                emu_store_row((char *)out->data + (size_t)obase * o_item, out->dtype, acc, iw, 1, os[UPSAMPLE_W], 0);
         }
     }
     if (missing)
