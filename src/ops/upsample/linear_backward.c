@@ -139,11 +139,22 @@ static bool same_weights(const axis_taps *t, int64_t in, int64_t a, int64_t b)
     return true;
 }
 
+/* Whether tap k weighs +0.0 at every index of the polyphase run (uniform weights: at its first). */
+static bool tap_is_padding(const axis_taps *t, int64_t in, int64_t k)
+{
+    const float zero = 0.0f;
+    for (int64_t x = t->x0; x < (t->uniform ? t->x0 + 1 : t->x1); x++)
+        if (memcmp(&t->wt[k * in + x], &zero, sizeof zero) != 0)
+            return false;
+    return true;
+}
+
 /* The polyphase pass's live taps (gather_w_polyphase) over a row of `out` elements, into room for `most`
- * taps of each array (false: more taps than that); once a call, not once a row. With uniform weights a tap
- * that weighs +0.0 all along (padding: an end index has one more tap than the rest) is left out: adding its
- * +-0.0 products to a sum that started from +0.0 changes no bit. (Its gradOut values reach the row through
- * their other taps, so an Inf or NaN still shows.) The last tap stays when every one is such padding: the
+ * taps of each array (false: more taps than that); once a call, not once a row. A tap that weighs +0.0 all
+ * along the run (padding: an end index has one more tap than the rest, as an align_corners x2 has five where
+ * the run's indices take four) is left out: adding its +-0.0 products to a sum that started from +0.0 changes
+ * no bit. (Its gradOut values reach the row through their other taps, so an Inf or NaN still shows, and such
+ * a gradOut is recomputed by the reference anyway.) The last tap stays when every one is such padding: the
  * row is then +0.0. */
 static bool polyphase_plan(axis_taps *t, int64_t in, int64_t out, int64_t *room, int64_t most)
 {
@@ -159,8 +170,7 @@ static bool polyphase_plan(axis_taps *t, int64_t in, int64_t out, int64_t *room,
     /* Tap k of x reads element x + q of phase r, shift + k == q * s + r (floor division once, then counted). */
     int64_t q = t->shift >= 0 ? t->shift / s : -((-t->shift + s - 1) / s), r = t->shift - q * s;
     for (int64_t k = 0; k < t->taps; k++, r = r + 1 == s ? 0 : r + 1, q += r == 0) {
-        const float zero = 0.0f;
-        if (t->uniform && memcmp(&t->wt[k * in + t->x0], &zero, sizeof zero) == 0 && (t->live > 0 || k + 1 < t->taps))
+        if ((t->live > 0 || k + 1 < t->taps) && tap_is_padding(t, in, k))
             continue;
         t->live_tap[t->live] = k;
         t->live_off[t->live++] = r * t->plen + q;
