@@ -12,11 +12,13 @@
  *   ./ab_builds 3d N C D H W OD OH OW ALIGN CALLS before.so after.so   (V1: 2 32 16 64 64 32 128 128 0)
  *   ./ab_builds 1d N C W OW ALIGN CALLS before.so after.so                (S1: 8 256 4096 8192 0)
  *   ./ab_builds resize N C H W OH OW 0 CALLS before.so after.so         (aclnnResize "bilinear", NCHW)
+ *   ./ab_builds nearest N C H W OH OW 0 CALLS before.so after.so        (aclnnUpsampleNearest2dBackward)
  *
- * The resize mode runs the forward from an N C H W input to N C OH OW (ALIGN is
- * ignored). Prints per build the minimum, first quartile and median of CALLS calls
- * (phase one + phase two + synchronize, tensors in emulated device memory).
- * ACLNN_EMU_THREADS applies to every build.
+ * The resize mode runs the forward from an N C H W input to N C OH OW; the
+ * nearest mode the 2-D nearest backward (both ignore ALIGN). Prints per build
+ * the minimum, first quartile and median of CALLS calls (phase one + phase two +
+ * synchronize, tensors in emulated device memory). ACLNN_EMU_THREADS applies to
+ * every build.
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
@@ -30,6 +32,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_upsample_bilinear_2d_backward.h"
 #include "aclnnop/aclnn_upsample_linear_1d_backward.h"
+#include "aclnnop/aclnn_upsample_nearest_2d_backward.h"
 #include "aclnnop/aclnn_resize.h"
 #include "aclnnop/aclnn_upsample_trilinear_3d_backward.h"
 
@@ -53,6 +56,8 @@ typedef struct build {
     __typeof__(&aclnnUpsampleTrilinear3dBackward) run3;
     __typeof__(&aclnnResizeGetWorkspaceSize) ws_resize;
     __typeof__(&aclnnResize) run_resize;
+    __typeof__(&aclnnUpsampleNearest2dBackwardGetWorkspaceSize) ws_nearest;
+    __typeof__(&aclnnUpsampleNearest2dBackward) run_nearest;
     aclTensor *grad, *out; /* the resize's output and input */
     aclIntArray *out_size, *in_size;
     aclFloatArray *scales;
@@ -85,11 +90,12 @@ static int by_value(const void *a, const void *b)
 }
 
 /* One call of build b: phase one, its workspace (kept from call to call, as a program keeps it), phase two. */
-static int call(build *b, int axes, bool align, bool resize)
+static int call(build *b, int axes, bool align, bool resize, bool nearest)
 {
     uint64_t ws = 0;
     aclOpExecutor *ex = NULL;
     int st = resize      ? b->ws_resize(b->out, b->scales, "bilinear", b->grad, &ws, &ex)
+             : nearest   ? b->ws_nearest(b->grad, b->out_size, b->in_size, 0.0, 0.0, b->out, &ws, &ex)
              : axes == 1 ? b->ws1(b->grad, b->out_size, b->in_size, align, 0.0, b->out, &ws, &ex)
              : axes == 2 ? b->ws2(b->grad, b->out_size, b->in_size, align, 0.0, 0.0, b->out, &ws, &ex)
                          : b->ws3(b->grad, b->out_size, b->in_size, align, 0.0, 0.0, 0.0, b->out, &ws, &ex);
@@ -99,6 +105,7 @@ static int call(build *b, int axes, bool align, bool resize)
     }
     if (!st)
         st = resize      ? b->run_resize(b->workspace, ws, ex, NULL)
+             : nearest   ? b->run_nearest(b->workspace, ws, ex, NULL)
              : axes == 1 ? b->run1(b->workspace, ws, ex, NULL)
              : axes == 2 ? b->run2(b->workspace, ws, ex, NULL)
                          : b->run3(b->workspace, ws, ex, NULL);
@@ -108,15 +115,17 @@ static int call(build *b, int axes, bool align, bool resize)
 int main(int argc, char **argv)
 {
     const bool resize = argc > 1 && strcmp(argv[1], "resize") == 0;
+    const bool nearest = argc > 1 && strcmp(argv[1], "nearest") == 0;
     const int axes = argc < 2                                     ? 0
                      : strcmp(argv[1], "1d") == 0                   ? 1
-                     : resize || strcmp(argv[1], "2d") == 0         ? 2
+                     : resize || nearest || strcmp(argv[1], "2d") == 0 ? 2
                      : strcmp(argv[1], "3d") == 0                   ? 3
                                                                     : 0;
     const int dims = axes + 2, first_lib = 2 * axes + 6; /* mode, N C, input and output extents, ALIGN CALLS */
     if (!axes || argc < first_lib + 1 || argc - first_lib > MAX_BUILDS) {
         fprintf(stderr,
-                "usage: %s 1d|2d|3d|resize N C [D] [H] W [OD] [OH] OW ALIGN CALLS lib.so... (at most %d builds)\n",
+                "usage: %s 1d|2d|3d|resize|nearest N C [D] [H] W [OD] [OH] OW ALIGN CALLS lib.so... (at most %d "
+                "builds)\n",
                 argv[0], MAX_BUILDS);
         return 2;
     }
@@ -166,6 +175,8 @@ int main(int argc, char **argv)
         b->run3 = (__typeof__(b->run3))need(lib, b->path, "aclnnUpsampleTrilinear3dBackward");
         b->ws_resize = (__typeof__(b->ws_resize))need(lib, b->path, "aclnnResizeGetWorkspaceSize");
         b->run_resize = (__typeof__(b->run_resize))need(lib, b->path, "aclnnResize");
+        b->ws_nearest = (__typeof__(b->ws_nearest))need(lib, b->path, "aclnnUpsampleNearest2dBackwardGetWorkspaceSize");
+        b->run_nearest = (__typeof__(b->run_nearest))need(lib, b->path, "aclnnUpsampleNearest2dBackward");
         void *g = NULL, *o = NULL;
         if (b->init(NULL) || b->set_device(0) || b->malloc_(&g, g_count * 4, ACL_MEM_MALLOC_HUGE_FIRST) ||
             b->malloc_(&o, in_count * 4, ACL_MEM_MALLOC_HUGE_FIRST) ||
@@ -188,7 +199,7 @@ int main(int argc, char **argv)
     for (int r = -2; r < calls; r++) /* two warm-up rounds */
         for (int k = 0; k < nb; k++) {
             const double t0 = now_ms();
-            const int st = call(&builds[k], axes, align, resize);
+            const int st = call(&builds[k], axes, align, resize, nearest);
             if (st)
                 return fprintf(stderr, "%s: status %d\n", builds[k].path, st), 1;
             if (r >= 0)

@@ -110,7 +110,7 @@ def test_meson_install_layout(tmp_path):
 def test_bench_ab_builds_alternates_two_copies_of_the_library(tmp_path):
     # bench/ab_builds.c: the in-process A/B BENCHMARKS.md's kernel rows come from. Two copies of the
     # installed library (two files: two dlopen instances, each with its own runtime) on a small 1-D, 2-D
-    # and 3-D backward and a resize; a usage error says so.
+    # and 3-D backward, a resize and a nearest backward; a usage error says so.
     from aclnn_emu._ffi import library_path
 
     exe = tmp_path / "ab_builds"
@@ -125,6 +125,7 @@ def test_bench_ab_builds_alternates_two_copies_of_the_library(tmp_path):
         ["2d", "1", "3", "8", "8", "16", "16"],
         ["3d", "1", "2", "4", "8", "8", "8", "16", "16"],
         ["resize", "1", "3", "8", "8", "16", "24"],
+        ["nearest", "1", "3", "8", "8", "16", "24"],
     ):
         r = subprocess.run([str(exe), *shape, "0", "3", str(library_path()), str(copy)], capture_output=True,
                            text=True, timeout=120)  # fmt: skip

@@ -55,15 +55,9 @@ typedef struct axis_taps {
     int64_t period, p0, runs;
 } axis_taps;
 
-/* Bytes of gradOut the H pass asks for ahead of the row it sums: a core's share of the bandwidth times
- * the memory latency (25 GB/s x 160 ns), rounded up to a page. It becomes a count of input rows
- * (upsample_ctx.ahead), at least one. The prefetches go to L2 (prefetcht2): into L1 they take the miss
- * buffers the loads of the rows being summed need, which stalled AMD's Zen 4 (half the speed). */
-#ifndef PREFETCH_AHEAD_BYTES
-#define PREFETCH_AHEAD_BYTES 4096
-#endif
+/* The H pass asks for PREFETCH_AHEAD_BYTES (upsample.h) of gradOut ahead of the row it sums, as a count
+ * of input rows (upsample_ctx.ahead), at least one and at most this many. */
 #define PREFETCH_ROWS_MAX 8
-#define PREFETCH_TO_L2(p) __builtin_prefetch((p), 0, 1)
 /* Prefetches issued at once before the rest are spread over the H sum's arithmetic (line_feed): two KiB,
  * what a short row's sum asks for (U1: two 1 KiB rows). A longer burst (U3: 16 KiB) waits for miss buffers
  * and the arithmetic with it: spread, U3 went from 12.5 to 9.7 ms. */

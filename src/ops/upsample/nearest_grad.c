@@ -154,7 +154,11 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
                 for (int64_t gy = y0; gy < y1; gy++) {
                     const int64_t at = gbase + gd * gs[UPSAMPLE_D] + gy * gs[UPSAMPLE_H];
                     const float *row = (const float *)g->data + at;
-                    if (!in_place) {
+                    if (in_place) { /* the row as far on as this one's length (may lie past gradOut) */
+                        const uintptr_t ahead = (uintptr_t)row + PREFETCH_AHEAD_BYTES;
+                        for (int64_t b = 0; b < ow * (int64_t)sizeof(float); b += 64)
+                            PREFETCH_TO_L2((const void *)(ahead + (uintptr_t)b));
+                    } else {
                         emu_load_row(conv, (const char *)g->data + (size_t)at * g_item, g->dtype, ow, 1,
                                      gs[UPSAMPLE_W], 0, f16);
                         row = conv;
