@@ -125,6 +125,7 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
     const int64_t ow = p->axis[UPSAMPLE_W].out;
     /* gradOut rows are read in place when they are contiguous float32, else converted to that. */
     const bool in_place = g->dtype == ACL_FLOAT && gs[UPSAMPLE_W] == 1;
+    const bool prefetch = in_place && ow * (int64_t)sizeof(float) <= PREFETCH_MAX_BYTES;
     const int64_t k = uniform_width(range[UPSAMPLE_W], iw); /* the vector W reduction's (sum_runs, add_runs) */
     const bool direct = out->dtype == ACL_FLOAT && os[UPSAMPLE_W] == 1; /* result rows stored as they are */
     int missing = 0;
@@ -154,11 +155,12 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
                 for (int64_t gy = y0; gy < y1; gy++) {
                     const int64_t at = gbase + gd * gs[UPSAMPLE_D] + gy * gs[UPSAMPLE_H];
                     const float *row = (const float *)g->data + at;
-                    if (in_place) { /* the row as far on as this one's length (may lie past gradOut) */
+                    if (prefetch) { /* the row as far on as this one's length (may lie past gradOut) */
                         const uintptr_t ahead = (uintptr_t)row + PREFETCH_AHEAD_BYTES;
                         for (int64_t b = 0; b < ow * (int64_t)sizeof(float); b += 64)
                             PREFETCH_TO_L2((const void *)(ahead + (uintptr_t)b));
-                    } else {
+                    }
+                    if (!in_place) {
                         emu_load_row(conv, (const char *)g->data + (size_t)at * g_item, g->dtype, ow, 1,
                                      gs[UPSAMPLE_W], 0, f16);
                         row = conv;

@@ -171,5 +171,9 @@ emu_view upsample_face_4d(const emu_view *v, const upsample_plan *p, int64_t *s_
 #define PREFETCH_AHEAD_BYTES 4096
 #endif
 #define PREFETCH_TO_L2(p) __builtin_prefetch((p), 0, 1)
+/* Longest gradOut row (bytes) a backward prefetches: longer ones are streams the hardware's prefetcher
+ * follows well enough (S1's 32 KiB rows gained nothing), and asking for whole rows ahead evicts the rows
+ * being summed. */
+#define PREFETCH_MAX_BYTES 16384
 
 #endif /* ACLNN_EMU_UPSAMPLE_H_ */
