@@ -142,7 +142,7 @@ typedef struct row_pair {
 
 /* The buffer holding `want`, else the one to fill with it (never `keep`, the buffer the current output row
  * already reads; -1 for none): *fill tells which. */
-static int pair_slot(row_pair *r, int64_t want, int keep, bool *fill)
+static inline int pair_slot(row_pair *r, int64_t want, int keep, bool *fill)
 {
     *fill = false;
     if (r->tag[0] == want || r->tag[1] == want)
@@ -156,8 +156,8 @@ static int pair_slot(row_pair *r, int64_t want, int keep, bool *fill)
 
 /* The input row at element offset `off` of self as float32: where it is when self allows, else converted
  * into one of two buffers (the next output row mostly reads the same two), not into `keep`'s. */
-static const float *input_row(const joint_ctx *x, row_pair *conv, float *const bufs[2], int64_t off, int keep,
-                              int *slot)
+static inline const float *input_row(const joint_ctx *x, row_pair *conv, float *const bufs[2], int64_t off,
+                                     int keep, int *slot)
 {
     if (x->read_in_place)
         return (const float *)x->i.base + off;
@@ -171,9 +171,11 @@ static const float *input_row(const joint_ctx *x, row_pair *conv, float *const b
 
 /* Output row (n, c) at H index i (c 0 with channels innermost) from `made` (j0 .. j0 + items of vec floats):
  * streamed, or narrowed, or nothing when it was made in place. */
-static void output_items(const joint_ctx *x, const float *made, int64_t n, int64_t c, int64_t i, int64_t j0,
-                         int64_t items)
+static inline void output_items(const joint_ctx *x, const float *made, int64_t n, int64_t c, int64_t i,
+                                int64_t j0, int64_t items)
 {
+    if (x->o.direct && !x->stream)
+        return;
     const int64_t off = emu_row_offset(&x->o, n, c, i) + j0 * x->o.s.w;
     if (x->stream)
         emu_copy_f32((float *)x->o.base + off, made, items * x->vec, true);
