@@ -69,7 +69,6 @@ typedef struct axis_taps {
 /* Bytes of a row the polyphase split takes between its prefetches. */
 #define SPLIT_CHUNK_BYTES 1024
 
-
 /* Bytes of D-reduced rows summed at a time (3 axes), just before the H sums read them. */
 #define D_CHUNK_BYTES 4096
 

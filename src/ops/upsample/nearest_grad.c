@@ -154,16 +154,16 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
                 float *h = gd == d0 ? dst : hsum; /* this D index's H sum */
                 for (int64_t gy = y0; gy < y1; gy++) {
                     const int64_t at = gbase + gd * gs[UPSAMPLE_D] + gy * gs[UPSAMPLE_H];
-                    const float *row = (const float *)g->data + at;
+                    const float *row = conv;
+                    if (in_place)
+                        row = (const float *)g->data + at;
+                    else
+                        emu_load_row(conv, (const char *)g->data + (size_t)at * g_item, g->dtype, ow, 1,
+                                     gs[UPSAMPLE_W], 0, f16);
                     if (prefetch) { /* the row as far on as this one's length (may lie past gradOut) */
                         const uintptr_t ahead = (uintptr_t)row + PREFETCH_AHEAD_BYTES;
                         for (int64_t b = 0; b < ow * (int64_t)sizeof(float); b += 64)
                             PREFETCH_TO_L2((const void *)(ahead + (uintptr_t)b));
-                    }
-                    if (!in_place) {
-                        emu_load_row(conv, (const char *)g->data + (size_t)at * g_item, g->dtype, ow, 1,
-                                     gs[UPSAMPLE_W], 0, f16);
-                        row = conv;
                     }
                     if (gy > y0 && k > 0) { /* summed into h as it is reduced */
                         add_runs(h, row, iw, k);

@@ -45,8 +45,8 @@ EMU_HOT static void expand_row(float *restrict lo, float *restrict hi, const flo
         hi[j] = row[m->hi[j]];
 }
 
-/* One float32 output row from its top and bottom rows expanded: the same products and order as the typed
- * loop below (w00 = wl_x * wl_y, ...), as loops over j that vectorise. */
+/* One float32 output row from its top and bottom rows expanded: the header's products and order
+ * (w00 = wl_x * wl_y, ...), as loops over j that vectorise. */
 EMU_HOT static void joint_row_f32(float *restrict dst, const float *restrict t_lo, const float *restrict t_hi,
                                   const float *restrict b_lo, const float *restrict b_hi, const float *restrict wl,
                                   const float *restrict wh, upsample_tap y, int64_t ow)

@@ -162,7 +162,6 @@ void upsample_strides(const emu_view *v, const upsample_plan *p, int64_t *s_n, i
  * 3-axis view (NCDHW or NDHWC); a 2-axis view as it is (*s_d = 0). */
 emu_view upsample_face_4d(const emu_view *v, const upsample_plan *p, int64_t *s_d);
 
-
 /* Bytes of gradOut a backward asks for ahead of the rows it sums, so that they arrive while it computes
  * (the hardware's prefetcher stops at pages): a core's share of the bandwidth times the memory latency
  * (25 GB/s x 160 ns), rounded up to a page. The prefetches go to L2 (prefetcht2): into L1 they take the miss
