@@ -72,9 +72,10 @@ typedef struct axis_taps {
 /* Bytes of D-reduced rows summed at a time (3 axes), just before the H sums read them. */
 #define D_CHUNK_BYTES 4096
 
-/* Before each input row the 3-D feed asks for this fraction of the row's even share of the fresh slices'
- * lines beyond what the D sums feed: V1 8.2 -> 7.2 ms at 1/4 or 1/8, less at 1/2 (7.3) or 1/16 (7.5); one
- * machine's tuning (the 2-core Intel VM). */
+/* When the next task's slices do not fit in L2 beside a task's own (no feed_next), the 3-D feed asks
+ * before each input row for this fraction of the row's even share of the task's own fresh lines, beyond
+ * what the D sums feed: V1 8.2 -> 7.2 ms at 1/4 or 1/8, less at 1/2 (7.3) or 1/16 (7.5) on the 2-core
+ * Intel VM, before feed_next. */
 #define FEED_ROW_SHARE 4
 
 /* Rows combined per pass in the H reduction (and C vectors per pixel in NHWC). */
@@ -601,6 +602,8 @@ typedef struct upsample_ctx {
     axis_taps td, th, tw; /* td: 3 axes only */
     int64_t g_sd, o_sd;   /* D's element strides (2 axes: 0) */
     int64_t in_d, hslots; /* D's input extent (2 axes: 1); a row's slot is (od mod dslots) * hslots + oh mod hslots */
+    int64_t tasks;        /* input rows (2 axes) or input slices (3 axes) */
+    bool feed_next;       /* 3 axes: a task prefetches the next one's fresh slices (they fit in L2 beside its own) */
     aclDataType dt;
     size_t item;
     emu_rows g, o; /* gradOut and out as rows */
@@ -622,6 +625,8 @@ typedef struct upsample_scratch {
     float *phases; /* polyphase split of acc: stride * ((out_w + taps) / stride + 1) */
     const float **ptrs;
     float *slice; /* 3 axes: the D-reduced gradOut slice, out_h rows of out_w * vec (after the slots in rows) */
+    int64_t fed_task;   /* 3 axes: the task whose fresh slices this thread asked for up to fed_next, else -1 */
+    uintptr_t fed_next;
 } upsample_scratch;
 
 /* gradOut row oh of slice od (at element offset off) as float32: in place when it already is, else
@@ -808,6 +813,27 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     }
 }
 
+/* The cache lines of task t's fresh gradOut slices (3 axes, float32 rows one after another): the slices
+ * of its D taps that the task before it, z - 1 of the same plane, did not read. Empty past the last task. */
+static line_feed fresh_lines(const upsample_ctx *x, int64_t t)
+{
+    line_feed f = {0};
+    if (t >= x->tasks)
+        return f;
+    const upsample_plan *p = x->p;
+    const int64_t plane = t / x->in_d, z = t % x->in_d, first = x->td.first[z], count = x->td.count[z];
+    const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
+    const int64_t seen = z > 0 ? x->td.first[z - 1] + x->td.count[z - 1] : 0;
+    const int64_t fresh = seen > first ? seen - first : 0;
+    const size_t slice = (size_t)(p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].out * x->vec) * x->item;
+    const char *from = x->g.base + (size_t)(n * x->g.s.n + c * x->g.s.c + (first + fresh) * x->g_sd) * x->item;
+    f.next = (uintptr_t)from & ~(uintptr_t)63;
+    f.end = (uintptr_t)from + slice;
+    f.stride = (size_t)x->g_sd * x->item;
+    f.streams = count - fresh;
+    return f;
+}
+
 /* One input slice (3 axes): task t is (n, c, z) channels first, (n, z) channels last. The D pass sums
  * z's gradOut slices row by row into sc->slice, then each input row of z takes its rows from there. */
 EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, int64_t t)
@@ -829,10 +855,18 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
          * compute. (More than MAX_ROWS sources would need a partial sum as long as a run.) */
         const int64_t count = x->td.count[z], h = p->axis[UPSAMPLE_H].in;
         const int64_t row_bytes = len * (int64_t)x->item, fit = D_CHUNK_BYTES / row_bytes, chunk = fit > 1 ? fit : 1;
-        const size_t slice = (size_t)(out_h * row_bytes), stride = (size_t)x->g_sd * x->item;
-        const char *first = x->g.base + (size_t)(ds.g_off + (ds.first + fresh) * x->g_sd) * x->item;
-        line_feed feed = feed_start(first, first + slice, stride, count - fresh, (count + 3) / 4, out_h * len);
-        const int64_t per_row = ((int64_t)slice / 64 + h - 1) / h / FEED_ROW_SHARE;
+        const line_feed own = fresh_lines(x, t);
+        uintptr_t from = own.next;
+        if (sc->fed_task == t && sc->fed_next > from) /* the task before asked for these */
+            from = sc->fed_next < own.end ? sc->fed_next : own.end;
+        line_feed feed =
+            feed_start((const char *)from, (const char *)own.end, own.stride, own.streams, (count + 3) / 4, out_h * len);
+        /* Before each input row, an even share of the next task's fresh lines when they fit in L2 beside this
+         * task's (feed_next): it then starts with its slices in cache, and memory stays busy while the H and W
+         * passes compute (V1: 8.5 -> 6.2 ms on the AMD VM). Else a part of this task's own lines. */
+        line_feed next = x->feed_next ? fresh_lines(x, t + 1) : (line_feed){0};
+        line_feed *row_feed = x->feed_next ? &next : &feed;
+        const int64_t per_row = (out_h * row_bytes / 64 + h - 1) / h / (x->feed_next ? 1 : FEED_ROW_SHARE);
         for (int64_t y = 0, done = 0; y < h; y++) {
             const int64_t need = x->th.first[y] + x->th.count[y]; /* rows no input row reads are not summed */
             if (need > done) {
@@ -841,9 +875,11 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
                 reduce_rows(sc, sc->slice + done * len, count, (stop - done) * len, d_source, &ds, &feed);
                 done = stop;
             }
-            feed_lines_n(&feed, per_row);
+            feed_lines_n(row_feed, per_row);
             upsample_row(x, sc, plane, z, y);
         }
+        sc->fed_task = t + 1;
+        sc->fed_next = next.next;
         return;
     }
     const bool prefetch = x->g.contiguous && len * (int64_t)x->item <= PREFETCH_MAX_BYTES;
@@ -942,6 +978,7 @@ static int backward_team(void *arg)
     };
     if (!missing) /* acc's tail past the row stays zero: padded taps and the polyphase split read it */
         memset(sc.acc, 0, team->sizes[3]);
+    sc.fed_task = -1;
     for (int64_t i = 0; !missing && i < sc.slots; i++)
         sc.tags[i] = -1;
     sc.slice = missing ? NULL : sc.rows + sc.slots * p->axis[UPSAMPLE_W].out * x->vec;
@@ -980,6 +1017,11 @@ int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out,
     /* Tiny problems run on the calling worker: waking a thread team costs more. */
     const int64_t rows = planes * x.in_d * p->axis[UPSAMPLE_H].in;
     const int threads = rows * p->axis[UPSAMPLE_W].out * x.vec < 32768 ? 1 : p->threads;
+    x.tasks = tasks;
+    if (p->axes == 3) { /* live in a core's L2: the task's D-tap slices, the next one's fresh ones, the D sum */
+        const int64_t slice = h_out * p->axis[UPSAMPLE_W].out * x.vec * (int64_t)x.item;
+        x.feed_next = (2 * x.td.taps + 1) * slice <= (int64_t)emu_machine_caches()->l2;
+    }
     backward_team_ctx team = {.x = &x, .sizes = sizes, .tasks = tasks};
     const int missing = emu_parallel(threads, backward_team, &team);
     if (missing)
