@@ -133,5 +133,10 @@ def test_bench_ab_builds_alternates_two_copies_of_the_library(tmp_path):
         lines = r.stdout.splitlines()
         assert [line.split()[0] for line in lines] == [str(library_path()), str(copy)]
         assert all("median" in line for line in lines)
+    # gradOut 16 bytes past a cache line, as large numpy arrays are.
+    env = {**os.environ, "AB_GRAD_OFFSET": "16"}
+    r = subprocess.run([str(exe), "2d", "1", "3", "8", "8", "16", "16", "1", "3", str(library_path())],
+                       capture_output=True, text=True, timeout=120, env=env)  # fmt: skip
+    assert r.returncode == 0 and "median" in r.stdout, r.stdout + r.stderr
     r = subprocess.run([str(exe), "4d"], capture_output=True, text=True)
     assert r.returncode == 2 and "usage:" in r.stderr
