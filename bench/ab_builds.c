@@ -13,7 +13,7 @@
  *   ./ab_builds 1d N C W OW ALIGN CALLS before.so after.so                (S1: 8 256 4096 8192 0)
  *   ./ab_builds resize N C H W OH OW 0 CALLS before.so after.so         (aclnnResize "bilinear", NCHW)
  *   ./ab_builds nearest N C H W OH OW 0 CALLS before.so after.so        (aclnnUpsampleNearest2dBackward)
- *   AB_GRAD_OFFSET=16 ./ab_builds ...     (gradOut 16 bytes past a cache line, as a large numpy array is)
+ *   AB_GRAD_OFFSET=16 AB_OUT_OFFSET=16 ./ab_builds ...  (16 bytes past a cache line, as large numpy arrays are)
  *
  * The resize mode runs the forward from an N C H W input to N C OH OW; the
  * nearest mode the 2-D nearest backward (both ignore ALIGN). Prints per build
@@ -123,9 +123,11 @@ int main(int argc, char **argv)
                      : strcmp(argv[1], "3d") == 0                   ? 3
                                                                     : 0;
     /* AB_GRAD_OFFSET=k (bytes, < 64, a multiple of 4): gradOut starts k bytes past a cache line, as a large
-     * numpy array does (16: malloc's header before its mmap'ed block), where device memory is aligned. */
-    const char *off_env = getenv("AB_GRAD_OFFSET");
-    const size_t grad_offset = off_env ? strtoul(off_env, NULL, 10) % 64 / 4 * 4 : 0;
+     * numpy array does (16: malloc's header before its mmap'ed block), where device memory is aligned;
+     * AB_OUT_OFFSET the same for out (the resize mode reads out and writes gradOut). */
+    const char *g_env = getenv("AB_GRAD_OFFSET"), *o_env = getenv("AB_OUT_OFFSET");
+    const size_t grad_offset = g_env ? strtoul(g_env, NULL, 10) % 64 / 4 * 4 : 0;
+    const size_t out_offset = o_env ? strtoul(o_env, NULL, 10) % 64 / 4 * 4 : 0; /* the same for out */
     const int dims = axes + 2, first_lib = 2 * axes + 6; /* mode, N C, input and output extents, ALIGN CALLS */
     if (!axes || argc < first_lib + 1 || argc - first_lib > MAX_BUILDS) {
         fprintf(stderr,
@@ -184,8 +186,8 @@ int main(int argc, char **argv)
         b->run_nearest = (__typeof__(b->run_nearest))need(lib, b->path, "aclnnUpsampleNearest2dBackward");
         void *g = NULL, *o = NULL;
         if (b->init(NULL) || b->set_device(0) || b->malloc_(&g, g_count * 4 + 64, ACL_MEM_MALLOC_HUGE_FIRST) ||
-            b->malloc_(&o, in_count * 4, ACL_MEM_MALLOC_HUGE_FIRST) ||
-            !(g = (char *)g + grad_offset) ||
+            b->malloc_(&o, in_count * 4 + 64, ACL_MEM_MALLOC_HUGE_FIRST) ||
+            !(g = (char *)g + grad_offset) || !(o = (char *)o + out_offset) ||
             b->memcpy_(g, g_count * 4, host, g_count * 4, ACL_MEMCPY_HOST_TO_DEVICE) ||
             b->memcpy_(o, in_count * 4, host, in_count * 4, ACL_MEMCPY_HOST_TO_DEVICE))
             return fprintf(stderr, "%s: runtime set-up failed\n", b->path), 1;

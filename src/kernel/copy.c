@@ -11,14 +11,21 @@
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(ACLNN_EMU_NO_CLONES)
 #include <immintrin.h>
 
+/* Streaming stores go to whole cache lines only: the part of a line before the first boundary and after
+ * the last one is stored through the cache. A streaming store that covers part of a line leaves a write-
+ * combining buffer to be flushed partly filled, which costs a memory transaction per piece: with rows 16
+ * bytes off a line (a numpy array's offset), V1's out= path took 14.5 ms where the aligned result took 8.3. */
+
 __attribute__((target("avx2"))) static void copy_stream_avx2(float *restrict dst, const float *restrict src,
                                                               int64_t n)
 {
     int64_t i = 0;
-    for (; i < n && ((uintptr_t)(dst + i) & 31) != 0; i++)
+    for (const int64_t head = emu_line_head(dst, n); i < head; i++)
         dst[i] = src[i];
-    for (; i + 8 <= n; i += 8)
+    for (; i + EMU_LINE_FLOATS <= n; i += EMU_LINE_FLOATS) {
         _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
+        _mm256_stream_ps(dst + i + 8, _mm256_loadu_ps(src + i + 8));
+    }
     for (; i < n; i++)
         dst[i] = src[i];
 }
@@ -30,17 +37,19 @@ __attribute__((target("avx2"))) static uint32_t copy_stream_exp_avx2(float *rest
 {
     uint32_t mx = 0, bits;
     int64_t i = 0;
-    for (; i < n && ((uintptr_t)(dst + i) & 31) != 0; i++) {
+    for (const int64_t head = emu_line_head(dst, n); i < head; i++) {
         dst[i] = src[i];
         memcpy(&bits, src + i, sizeof bits);
         mx = (bits & 0x7f800000u) > mx ? bits & 0x7f800000u : mx;
     }
     const __m256i mask = _mm256_set1_epi32(0x7f800000);
     __m256i vmx = _mm256_setzero_si256();
-    for (; i + 8 <= n; i += 8) {
-        const __m256 v = _mm256_loadu_ps(src + i);
+    for (; i + EMU_LINE_FLOATS <= n; i += EMU_LINE_FLOATS) {
+        const __m256 v = _mm256_loadu_ps(src + i), u = _mm256_loadu_ps(src + i + 8);
         vmx = _mm256_max_epu32(vmx, _mm256_and_si256(_mm256_castps_si256(v), mask));
+        vmx = _mm256_max_epu32(vmx, _mm256_and_si256(_mm256_castps_si256(u), mask));
         _mm256_stream_ps(dst + i, v);
+        _mm256_stream_ps(dst + i + 8, u);
     }
     uint32_t lanes[8];
     _mm256_storeu_si256((__m256i *)lanes, vmx);

@@ -59,6 +59,15 @@ static inline size_t emu_view_item_size(const emu_view *v)
     return emu_dtype_bytes(v->dtype);
 }
 
+/* Floats in a cache line, and the elements of dst before its first line boundary (at most n): streaming
+ * stores go to whole lines only (see copy.c). */
+#define EMU_LINE_FLOATS 16
+static inline int64_t emu_line_head(const float *dst, int64_t n)
+{
+    const int64_t head = (int64_t)((64 - ((uintptr_t)dst & 63)) & 63) / (int64_t)sizeof(float);
+    return head < n ? head : n;
+}
+
 /* Copies n floats. With `stream` (and AVX2) the stores bypass the caches: for
  * outputs written once and far larger than the caches, so no line of dst is
  * read before it is overwritten. Streamed stores are weakly ordered: a thread

@@ -999,7 +999,7 @@ int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out,
     const emu_view g4 = upsample_face_4d(grad_out, p, &x.g_sd), out4 = upsample_face_4d(out, p, &x.o_sd);
     x.g = emu_rows_of(&g4, p->nhwc, x.vec);
     x.o = emu_rows_of(&out4, p->nhwc, x.vec);
-    x.stream = x.o.direct && emu_view_numel(out) * (int64_t)sizeof(float) >= emu_stream_bytes();
+    x.stream = emu_rows_stream(&x.o, p->axis[UPSAMPLE_W].in * x.vec, x.o_sd, emu_view_numel(out) * 4);
     x.in_d = p->axes == 3 ? p->axis[UPSAMPLE_D].in : 1;
     /* New gradOut bytes per input row: out_h / h rows of out_w * vec items. */
     const int64_t h_in = p->axis[UPSAMPLE_H].in, h_out = p->axis[UPSAMPLE_H].out;

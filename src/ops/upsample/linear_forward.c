@@ -48,18 +48,22 @@ __attribute__((target("avx2"))) static int64_t w_pass_gather_avx2(float *restric
 
 /* The H pass with streaming stores, for outputs far larger than the caches:
  * written once and not read back, so no line is fetched before it is
- * overwritten. Same products and sums as h_pass. */
+ * overwritten. Whole lines only, as emu_copy_f32 streams; the partial lines
+ * at the row's ends go through the cache. Same products and sums as h_pass. */
 __attribute__((target("avx2"))) static void h_pass_stream_avx2(float *restrict dst, const float *restrict r0,
                                                                 const float *restrict r1, float wl, float wh,
                                                                 int64_t len)
 {
     int64_t j = 0;
-    for (; j < len && ((uintptr_t)(dst + j) & 31) != 0; j++)
+    for (const int64_t head = emu_line_head(dst, len); j < head; j++)
         dst[j] = wl * r0[j] + wh * r1[j];
     const __m256 l = _mm256_set1_ps(wl), h = _mm256_set1_ps(wh);
-    for (; j + 8 <= len; j += 8)
+    for (; j + EMU_LINE_FLOATS <= len; j += EMU_LINE_FLOATS) {
         _mm256_stream_ps(dst + j, _mm256_add_ps(_mm256_mul_ps(l, _mm256_loadu_ps(r0 + j)),
                                                 _mm256_mul_ps(h, _mm256_loadu_ps(r1 + j))));
+        _mm256_stream_ps(dst + j + 8, _mm256_add_ps(_mm256_mul_ps(l, _mm256_loadu_ps(r0 + j + 8)),
+                                                    _mm256_mul_ps(h, _mm256_loadu_ps(r1 + j + 8))));
+    }
     for (; j < len; j++)
         dst[j] = wl * r0[j] + wh * r1[j];
 }
@@ -361,7 +365,8 @@ int upsample_linear_fast_forward(const emu_view *in, const emu_view *out, const 
     x.o = emu_rows_of(&out4, p->nhwc, x.vec);
 #ifdef HAVE_AVX2_GATHER
     /* Beyond 32 MiB the output cannot stay in any cache: stream it (the threads' end of work fences the stores). */
-    x.stream = x.o.direct && emu_view_numel(out) * 4 >= emu_stream_bytes() && __builtin_cpu_supports("avx2");
+    x.stream = emu_rows_stream(&x.o, p->axis[UPSAMPLE_W].out * x.vec, x.o_sd, emu_view_numel(out) * 4) &&
+               __builtin_cpu_supports("avx2");
 #endif
     const int64_t planes = p->nhwc ? p->n : p->n * p->c, tasks = planes * (volume ? ad->out : ah->out);
     if (!map_build(&x.mh, p, UPSAMPLE_H) || !map_build(&x.mw, p, UPSAMPLE_W) ||

@@ -321,7 +321,7 @@ int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsamp
     const int64_t in_w = p->axis[UPSAMPLE_W].in;
     x.read_in_place = in->dtype == ACL_FLOAT && (vec == 1 || x.i.lane == 1) && (in_w - 1) * x.i.s.w <= INT32_MAX;
     const int64_t w_step = x.read_in_place ? x.i.s.w : vec;
-    x.stream = x.o.direct && emu_view_numel(out) * (int64_t)sizeof(float) >= emu_stream_bytes();
+    x.stream = emu_rows_stream(&x.o, ow * vec, 0, emu_view_numel(out) * (int64_t)sizeof(float));
     for (int64_t j = 0; j < ow; j++)
         i_lo[j] = (int32_t)(tx[j].lo * w_step), i_lo[ow + j] = (int32_t)(tx[j].hi * w_step);
     if (w_step == 1) /* the offsets are the taps' indices */

@@ -84,6 +84,21 @@ def test_bilinear_streams_a_large_output(fmt, rng):
     np.testing.assert_array_equal(got, cann_resize_bilinear(x, (128, 128), channels_last=fmt == "NHWC"))
 
 
+@pytest.mark.parametrize("offset", [1, 4])
+def test_bilinear_streams_into_out_off_the_cache_lines(offset, rng):
+    # out= starting `offset` floats into a cache line (numpy's large arrays start 4 in): rows of 8 lines
+    # stream, their partial lines at either end through the cache; nothing outside the view is written.
+    x = array(rng, (1, 512, 64, 64), "float32")
+    buf = np.full(512 * 128 * 128 + 64, 7.0, np.float32)
+    start = (-buf.ctypes.data // 4) % 16 + offset
+    view = buf[start : start + 512 * 128 * 128].reshape(1, 512, 128, 128)
+    assert view.nbytes >= 32 << 20 and view.ctypes.data % 64 == offset * 4
+    op(x, (1.0, 1.0, 2.0, 2.0), "bilinear", out=view)
+    np.testing.assert_array_equal(view, cann_resize_bilinear(x, (128, 128)))
+    np.testing.assert_array_equal(buf[:start], 7.0)
+    np.testing.assert_array_equal(buf[start + view.size :], 7.0)
+
+
 @pytest.mark.skipif(torch is None, reason="torch is not installed")
 @pytest.mark.parametrize("shape, out", SIZES)
 def test_agrees_with_torch(shape, out, rng):

@@ -299,6 +299,22 @@ def test_large_outputs_take_streaming_stores_and_stay_bit_exact(rng):
     np.testing.assert_array_equal(out, upsample_bilinear2d_forward(x, (1024, 1100), False, 0.0, 0.0))
 
 
+@pytest.mark.parametrize("offset", [1, 4, 15])
+def test_large_outputs_off_the_cache_lines_keep_their_neighbours(offset, rng):
+    # out= starting `offset` floats into a cache line (numpy's large arrays start 4 in): rows of 32 lines
+    # stream, each row's partial lines at either end going through the cache. The values are the
+    # reference's and nothing outside the view is written.
+    x = rng.standard_normal((2, 16, 256, 256)).astype(np.float32)
+    buf = np.full(2 * 16 * 512 * 512 + 64, 7.0, np.float32)
+    start = (-buf.ctypes.data // 4) % 16 + offset
+    view = buf[start : start + 2 * 16 * 512 * 512].reshape(2, 16, 512, 512)
+    assert view.nbytes >= 32 << 20 and view.ctypes.data % 64 == offset * 4
+    run(x, (512, 512), out=view)
+    np.testing.assert_array_equal(view, upsample_bilinear2d_forward(x, (512, 512), False, 0.0, 0.0))
+    np.testing.assert_array_equal(buf[:start], 7.0)
+    np.testing.assert_array_equal(buf[start + view.size :], 7.0)
+
+
 @pytest.mark.parametrize("scale", [1e12, 1e300, float("inf"), float("nan"), 1e-11])
 def test_extreme_scales_fall_back_to_the_sizes(scale, rng):
     # int(H * scale) beyond int64 is undefined in C; here it never reproduces the size (found by the fuzzer).
