@@ -411,9 +411,18 @@ def measure(name: str, repeat: int, rounds: int) -> dict:
     return row
 
 
+_COPY_ARRAYS: list[np.ndarray] = []
+
+
 def copy_bandwidth(repeat: int) -> float:
-    a = np.ones(256 * 2**20 // 8)
-    b = np.empty_like(a)
+    """GB/s of a numpy copy of 256 MiB (2 x bytes / time), on arrays made once per process. Made and freed
+    every round, their 512 MiB of pages were faulted in and released just before our calls (S1-linear read
+    4.7-6.7 ms right after such a copy against 3.6-4.1 ms without, in one process; the AMD VM also swings
+    that much on its own)."""
+    if not _COPY_ARRAYS:
+        a = np.ones(256 * 2**20 // 8)
+        _COPY_ARRAYS.extend((a, np.empty_like(a)))
+    a, b = _COPY_ARRAYS
     t = median_time(lambda: np.copyto(b, a), repeat)
     return 2 * a.nbytes / t / 1e9
 
