@@ -62,9 +62,24 @@ ROI = {
 }
 
 
-def median_time(fn, repeat: int, warmup: int = 1) -> float:
-    for _ in range(warmup):
+# Each side runs for at least this long before it is timed. On these VMs a core left idle (a single-threaded
+# numpy copy, the other side's one-thread peer, a pause) comes back slowly: two-thread calls just after one
+# took up to 2x their time (S1-linear 4.5-8 ms against 3.5-4 ms), back after 0.1-0.2 s of calls.
+WARM_SECONDS = 0.2
+
+
+def warm(fn, calls: int = 1) -> None:
+    """At least `calls` calls of fn, and more until WARM_SECONDS have passed."""
+    start = time.perf_counter()
+    done = 0
+    while done < calls or time.perf_counter() - start < WARM_SECONDS:
         fn()
+        done += 1
+
+
+def median_time(fn, repeat: int, warmup: int = 1) -> float:
+    if warmup:
+        warm(fn, warmup)
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
@@ -77,7 +92,7 @@ def array_api(fn, repeat: int) -> tuple[float, float]:
     """(median seconds, minor page faults per call) of an array-level call that allocates its result."""
     import resource
 
-    fn()
+    warm(fn)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     t = median_time(fn, repeat, warmup=0)
     return t, (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / repeat
