@@ -184,11 +184,12 @@ int main(int argc, char **argv)
         b->run_resize = (__typeof__(b->run_resize))need(lib, b->path, "aclnnResize");
         b->ws_nearest = (__typeof__(b->ws_nearest))need(lib, b->path, "aclnnUpsampleNearest2dBackwardGetWorkspaceSize");
         b->run_nearest = (__typeof__(b->run_nearest))need(lib, b->path, "aclnnUpsampleNearest2dBackward");
-        void *g = NULL, *o = NULL;
-        if (b->init(NULL) || b->set_device(0) || b->malloc_(&g, g_count * 4 + 64, ACL_MEM_MALLOC_HUGE_FIRST) ||
-            b->malloc_(&o, in_count * 4 + 64, ACL_MEM_MALLOC_HUGE_FIRST) ||
-            !(g = (char *)g + grad_offset) || !(o = (char *)o + out_offset) ||
-            b->memcpy_(g, g_count * 4, host, g_count * 4, ACL_MEMCPY_HOST_TO_DEVICE) ||
+        void *g_block = NULL, *o_block = NULL; /* a line more than the data, for the offsets */
+        if (b->init(NULL) || b->set_device(0) || b->malloc_(&g_block, g_count * 4 + 64, ACL_MEM_MALLOC_HUGE_FIRST) ||
+            b->malloc_(&o_block, in_count * 4 + 64, ACL_MEM_MALLOC_HUGE_FIRST))
+            return fprintf(stderr, "%s: runtime set-up failed\n", b->path), 1;
+        void *g = (char *)g_block + grad_offset, *o = (char *)o_block + out_offset;
+        if (b->memcpy_(g, g_count * 4, host, g_count * 4, ACL_MEMCPY_HOST_TO_DEVICE) ||
             b->memcpy_(o, in_count * 4, host, in_count * 4, ACL_MEMCPY_HOST_TO_DEVICE))
             return fprintf(stderr, "%s: runtime set-up failed\n", b->path), 1;
         b->grad = b->tensor(g_shape, (uint64_t)dims, ACL_FLOAT, NULL, 0, fmt, g_shape, (uint64_t)dims, g);
