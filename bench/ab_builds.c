@@ -14,6 +14,7 @@
  *   ./ab_builds resize N C H W OH OW 0 CALLS before.so after.so         (aclnnResize "bilinear", NCHW)
  *   ./ab_builds nearest N C H W OH OW 0 CALLS before.so after.so        (aclnnUpsampleNearest2dBackward)
  *   AB_GRAD_OFFSET=16 AB_OUT_OFFSET=16 ./ab_builds ...  (16 bytes past a cache line, as large numpy arrays are)
+ *   AB_DTYPE=float16 ./ab_builds ...                      (both tensors FLOAT16, U5's; default FLOAT)
  *
  * The resize mode runs the forward from an N C H W input to N C OH OW; the
  * nearest mode the 2-D nearest backward (both ignore ALIGN). Prints per build
@@ -84,6 +85,15 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
+/* x as IEEE binary16 bits, truncated: enough for benchmark data (normal values and zero). */
+static uint16_t half_bits(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    const uint32_t sign = b >> 16 & 0x8000u, exp = b >> 23 & 0xffu;
+    return (uint16_t)(exp < 113 ? sign : sign | (exp - 112) << 10 | (b >> 13 & 0x3ffu));
+}
+
 static int by_value(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -128,6 +138,10 @@ int main(int argc, char **argv)
     const char *g_env = getenv("AB_GRAD_OFFSET"), *o_env = getenv("AB_OUT_OFFSET");
     const size_t grad_offset = g_env ? strtoul(g_env, NULL, 10) % 64 / 4 * 4 : 0;
     const size_t out_offset = o_env ? strtoul(o_env, NULL, 10) % 64 / 4 * 4 : 0; /* the same for out */
+    const char *dt_env = getenv("AB_DTYPE");
+    const bool half = dt_env && strcmp(dt_env, "float16") == 0;
+    const aclDataType dtype = half ? ACL_FLOAT16 : ACL_FLOAT;
+    const size_t item = half ? 2 : 4;
     const int dims = axes + 2, first_lib = 2 * axes + 6; /* mode, N C, input and output extents, ALIGN CALLS */
     if (!axes || argc < first_lib + 1 || argc - first_lib > MAX_BUILDS) {
         fprintf(stderr,
@@ -153,11 +167,13 @@ int main(int argc, char **argv)
     }
     const size_t host_count = g_count > in_count ? g_count : in_count;
     float *host = malloc(host_count * sizeof *host);
+    uint16_t *host16 = malloc(host_count * sizeof *host16);
     build *builds = calloc((size_t)(argc - first_lib), sizeof *builds);
-    if (!host || !builds)
+    if (!host || !host16 || !builds)
         return fprintf(stderr, "out of memory\n"), 1;
     for (size_t i = 0; i < host_count; i++)
-        host[i] = (float)(i % 251) * 0.01f - 1.0f;
+        host[i] = (float)(i % 251) * 0.01f - 1.0f, host16[i] = half_bits(host[i]);
+    const void *src = half ? (const void *)host16 : (const void *)host;
     const aclFormat fmt = axes == 1 ? ACL_FORMAT_NCL : axes == 2 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCDHW;
     const int nb = argc - first_lib;
     for (int k = 0; k < nb; k++) {
@@ -185,15 +201,15 @@ int main(int argc, char **argv)
         b->ws_nearest = (__typeof__(b->ws_nearest))need(lib, b->path, "aclnnUpsampleNearest2dBackwardGetWorkspaceSize");
         b->run_nearest = (__typeof__(b->run_nearest))need(lib, b->path, "aclnnUpsampleNearest2dBackward");
         void *g_block = NULL, *o_block = NULL; /* a line more than the data, for the offsets */
-        if (b->init(NULL) || b->set_device(0) || b->malloc_(&g_block, g_count * 4 + 64, ACL_MEM_MALLOC_HUGE_FIRST) ||
-            b->malloc_(&o_block, in_count * 4 + 64, ACL_MEM_MALLOC_HUGE_FIRST))
+        if (b->init(NULL) || b->set_device(0) || b->malloc_(&g_block, g_count * item + 64, ACL_MEM_MALLOC_HUGE_FIRST) ||
+            b->malloc_(&o_block, in_count * item + 64, ACL_MEM_MALLOC_HUGE_FIRST))
             return fprintf(stderr, "%s: runtime set-up failed\n", b->path), 1;
         void *g = (char *)g_block + grad_offset, *o = (char *)o_block + out_offset;
-        if (b->memcpy_(g, g_count * 4, host, g_count * 4, ACL_MEMCPY_HOST_TO_DEVICE) ||
-            b->memcpy_(o, in_count * 4, host, in_count * 4, ACL_MEMCPY_HOST_TO_DEVICE))
+        if (b->memcpy_(g, g_count * item, src, g_count * item, ACL_MEMCPY_HOST_TO_DEVICE) ||
+            b->memcpy_(o, in_count * item, src, in_count * item, ACL_MEMCPY_HOST_TO_DEVICE))
             return fprintf(stderr, "%s: runtime set-up failed\n", b->path), 1;
-        b->grad = b->tensor(g_shape, (uint64_t)dims, ACL_FLOAT, NULL, 0, fmt, g_shape, (uint64_t)dims, g);
-        b->out = b->tensor(in_shape, (uint64_t)dims, ACL_FLOAT, NULL, 0, fmt, in_shape, (uint64_t)dims, o);
+        b->grad = b->tensor(g_shape, (uint64_t)dims, dtype, NULL, 0, fmt, g_shape, (uint64_t)dims, g);
+        b->out = b->tensor(in_shape, (uint64_t)dims, dtype, NULL, 0, fmt, in_shape, (uint64_t)dims, o);
         b->out_size = b->int_array(out_size, (uint64_t)axes);
         b->in_size = b->int_array(in_shape, (uint64_t)dims);
         if (resize) {
