@@ -32,6 +32,30 @@ def test_agrees_with_torch_autograd(shape, out, align, rng):
     np.testing.assert_allclose(got, x.grad.numpy(), rtol=1e-5, atol=1e-5)
 
 
+def forward_matrix(shape, out, align):
+    """The forward as a matrix (output elements x input elements), column k the forward of basis vector k."""
+    n_in = int(np.prod(shape))
+    columns = [cann_trilinear3d(np.eye(1, n_in, k, dtype=np.float32).reshape(shape), out, align) for k in range(n_in)]
+    return np.stack([c.astype(np.float64).ravel() for c in columns], axis=1)
+
+
+@pytest.mark.parametrize("layout", ["float16", "W-strided"])
+@pytest.mark.parametrize("shape, out", CASES)
+def test_converted_rows_match_the_transposed_forward(shape, out, layout, rng):
+    """gradOut that is not float32 rows in place (float16; float32 every other element along W) goes through
+    the kernel's converted-row slots along D and H: each slice's rows must stay apart."""
+    g_shape = (*shape[:2], *out)
+    if layout == "float16":
+        g = array(rng, g_shape, "float16")
+    else:
+        g = array(rng, (*g_shape[:-1], 2 * g_shape[-1]), "float32")[..., ::2]
+    got = aclnn_emu.upsample_trilinear3d_backward(g, out, shape, False)
+    assert got.dtype == g.dtype
+    want = (forward_matrix(shape, out, False).T @ g.astype(np.float64).ravel()).reshape(shape)
+    tol = 2e-3 if layout == "float16" else 1e-5
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=tol, atol=tol)
+
+
 def test_cann_example_values():
     g = np.arange(1, 33, dtype=np.float32).reshape(2, 2, 2, 2, 2)  # test_aclnn_upsample_trilinear3d_backward.cpp's
     got = aclnn_emu.upsample_trilinear3d_backward(g, (2, 2, 2), (2, 2, 1, 1, 1))
