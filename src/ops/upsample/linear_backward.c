@@ -601,7 +601,8 @@ typedef struct upsample_ctx {
     const upsample_plan *p;
     axis_taps td, th, tw; /* td: 3 axes only */
     int64_t g_sd, o_sd;   /* D's element strides (2 axes: 0) */
-    int64_t in_d, hslots; /* D's input extent (2 axes: 1); a row's slot is (od mod dslots) * hslots + oh mod hslots */
+    int64_t in_d;         /* D's input extent (2 axes: 1) */
+    int64_t hslots, dslots; /* powers of two: a row's slot is (od mod dslots) * hslots + oh mod hslots */
     int64_t tasks;        /* input rows (2 axes) or input slices (3 axes) */
     bool feed_next;       /* 3 axes: a task prefetches the next one's fresh slices (they fit in L2 beside its own) */
     aclDataType dt;
@@ -638,8 +639,8 @@ static inline const float *grad_row(const upsample_ctx *x, upsample_scratch *sc,
 {
     if (x->g.direct)
         return (const float *)x->g.base + off;
-    const int64_t dslots = sc->slots / x->hslots;
-    const int64_t slot = od % dslots * x->hslots + oh % x->hslots, len = x->p->axis[UPSAMPLE_W].out * x->vec;
+    const int64_t slot = (od & (x->dslots - 1)) * x->hslots + (oh & (x->hslots - 1));
+    const int64_t len = x->p->axis[UPSAMPLE_W].out * x->vec;
     float *dst = sc->rows + slot * len;
     if (sc->tags[slot] != off) {
         emu_load_row(dst, x->g.base + (size_t)off * x->item, x->dt, x->p->axis[UPSAMPLE_W].out, x->vec, x->g.s.w,
@@ -914,15 +915,29 @@ static void upsample_task(const upsample_ctx *x, upsample_scratch *sc, int64_t t
 }
 
 /* Slots for converted rows along H (hslots) and D: one combine uses at most MAX_ROWS rows, consecutive along
- * each axis (distinct slots), plus room along H for the rows the next output row reuses. */
+ * each axis (distinct slots), plus room along H for the rows the next output row reuses. Powers of two: a
+ * row's slot is then two masks, not two divisions. */
+static int64_t pow2_at_least(int64_t n)
+{
+    int64_t p = 1;
+    while (p < n)
+        p *= 2;
+    return p;
+}
+
 static int64_t h_slots(int64_t th)
 {
-    return (th < MAX_ROWS ? th : MAX_ROWS) + 4;
+    return pow2_at_least((th < MAX_ROWS ? th : MAX_ROWS) + 4);
+}
+
+static int64_t d_slots(const upsample_plan *p, int64_t td)
+{
+    return p->axes == 3 ? pow2_at_least((td < MAX_ROWS ? td : MAX_ROWS) + 1) : 1;
 }
 
 static int64_t all_slots(const upsample_plan *p, int64_t td, int64_t th)
 {
-    return (p->axes == 3 ? (td < MAX_ROWS ? td : MAX_ROWS) + 1 : 1) * h_slots(th);
+    return d_slots(p, td) * h_slots(th);
 }
 
 /* Bytes of a thread's row buffers (upsample_scratch's order) for D, H and W taps td, th, tw and polyphase
@@ -1012,6 +1027,7 @@ int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out,
         (p->axes == 3 && !taps_build(&x.td, p, UPSAMPLE_D)))
         return snprintf(msg, cap, "the interpolation weights were not booked"), EMU_KERNEL_ERR_INNER;
     x.hslots = h_slots(x.th.taps);
+    x.dslots = d_slots(p, p->axes == 3 ? x.td.taps : 1);
     size_t sizes[7];
     row_sizes(p, p->axes == 3 ? x.td.taps : 1, x.th.taps, x.tw.taps, x.tw.stride, sizes);
     /* Tiny problems run on the calling worker: waking a thread team costs more. */
