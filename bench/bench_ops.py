@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -39,26 +40,57 @@ from reference import random_boxes  # noqa: E402
 try:
     import torch
 except ImportError:  # pragma: no cover
-    torch = None
+    torch = None  # type: ignore[assignment]
 try:
     import torchvision  # noqa: F401  (registers torch.ops.torchvision)
 except ImportError:  # pragma: no cover
     torchvision = None
 
+
+class UpsampleCase(NamedTuple):
+    """An upsample workload: N, C, input H x W, output oh x ow, alignCorners, layout, dtype."""
+
+    n: int
+    c: int
+    h: int
+    w: int
+    oh: int
+    ow: int
+    align: bool
+    fmt: str
+    dtype: str
+
+
+class RoiCase(NamedTuple):
+    """A RoIAlign workload: batch, channels, feature H x W, boxes, pooled ph x pw, samplingRatio, aligned,
+    spatialScale."""
+
+    b: int
+    c: int
+    h: int
+    w: int
+    k: int
+    ph: int
+    pw: int
+    ratio: int
+    aligned: bool
+    scale: float
+
+
 UPSAMPLE = {
-    "U1": dict(n=8, c=64, h=128, w=128, oh=256, ow=256, align=False, fmt="NCHW", dtype="float32"),
-    "U2": dict(n=8, c=64, h=128, w=128, oh=256, ow=256, align=True, fmt="NCHW", dtype="float32"),
-    "U3": dict(n=4, c=32, h=64, w=64, oh=512, ow=512, align=False, fmt="NCHW", dtype="float32"),
-    "U4": dict(n=2, c=256, h=100, w=152, oh=200, ow=304, align=False, fmt="NHWC", dtype="float32"),
-    "U5-fp16": dict(n=8, c=64, h=128, w=128, oh=256, ow=256, align=False, fmt="NCHW", dtype="float16"),
-    "U5-bf16": dict(n=8, c=64, h=128, w=128, oh=256, ow=256, align=False, fmt="NCHW", dtype="bfloat16"),
-    "U6": dict(n=8, c=64, h=256, w=256, oh=128, ow=128, align=False, fmt="NCHW", dtype="float32"),
+    "U1": UpsampleCase(n=8, c=64, h=128, w=128, oh=256, ow=256, align=False, fmt="NCHW", dtype="float32"),
+    "U2": UpsampleCase(n=8, c=64, h=128, w=128, oh=256, ow=256, align=True, fmt="NCHW", dtype="float32"),
+    "U3": UpsampleCase(n=4, c=32, h=64, w=64, oh=512, ow=512, align=False, fmt="NCHW", dtype="float32"),
+    "U4": UpsampleCase(n=2, c=256, h=100, w=152, oh=200, ow=304, align=False, fmt="NHWC", dtype="float32"),
+    "U5-fp16": UpsampleCase(n=8, c=64, h=128, w=128, oh=256, ow=256, align=False, fmt="NCHW", dtype="float16"),
+    "U5-bf16": UpsampleCase(n=8, c=64, h=128, w=128, oh=256, ow=256, align=False, fmt="NCHW", dtype="bfloat16"),
+    "U6": UpsampleCase(n=8, c=64, h=256, w=256, oh=128, ow=128, align=False, fmt="NCHW", dtype="float32"),
 }
 ROI = {
-    "R1": dict(b=2, c=256, h=200, w=304, k=512, ph=7, pw=7, ratio=2, aligned=True, scale=0.25),
-    "R2": dict(b=2, c=256, h=200, w=304, k=512, ph=7, pw=7, ratio=0, aligned=True, scale=0.25),
-    "R3": dict(b=2, c=256, h=50, w=76, k=512, ph=14, pw=14, ratio=2, aligned=False, scale=0.0625),
-    "R4": dict(b=8, c=64, h=64, w=64, k=4096, ph=7, pw=7, ratio=2, aligned=True, scale=0.125),
+    "R1": RoiCase(b=2, c=256, h=200, w=304, k=512, ph=7, pw=7, ratio=2, aligned=True, scale=0.25),
+    "R2": RoiCase(b=2, c=256, h=200, w=304, k=512, ph=7, pw=7, ratio=0, aligned=True, scale=0.25),
+    "R3": RoiCase(b=2, c=256, h=50, w=76, k=512, ph=14, pw=14, ratio=2, aligned=False, scale=0.0625),
+    "R4": RoiCase(b=8, c=64, h=64, w=64, k=4096, ph=7, pw=7, ratio=2, aligned=True, scale=0.125),
 }
 
 
@@ -151,35 +183,33 @@ class Workload:
 
 def upsample(name: str) -> Workload:
     p = UPSAMPLE[name]
-    dt = np_dtype(p["dtype"])
+    dt = np_dtype(p.dtype)
     rng = np.random.default_rng(0)
-    n, c, h, w, oh, ow = p["n"], p["c"], p["h"], p["w"], p["oh"], p["ow"]
-    nhwc = p["fmt"] == "NHWC"
+    n, c, h, w, oh, ow = p.n, p.c, p.h, p.w, p.oh, p.ow
+    nhwc = p.fmt == "NHWC"
     g = rng.standard_normal((n, oh, ow, c) if nhwc else (n, c, oh, ow), dtype=np.float32).astype(dt)
     keep: list = []
-    tg = device_tensor(g, p["fmt"], keep)
+    tg = device_tensor(g, p.fmt, keep)
     out_shape = (n, h, w, c) if nhwc else (n, c, h, w)
-    to = device_tensor(np.zeros(out_shape, dt), p["fmt"], keep)
+    to = device_tensor(np.zeros(out_shape, dt), p.fmt, keep)
     osz, isz = aclnn_emu.IntArray((oh, ow)), aclnn_emu.IntArray(out_shape)
     keep += [osz, isz]
-    args = [tg.handle, osz.handle, isz.handle, p["align"], 0.0, 0.0, to.handle]
-    fmt = p["fmt"]
+    args = [tg.handle, osz.handle, isz.handle, p.align, 0.0, 0.0, to.handle]
+    fmt = p.fmt
     wl = Workload(
         ours=lambda: run_two_phase(
             lib.aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize, lib.aclnnUpsampleBilinear2dBackwardV2, args
         ),
-        array=lambda: aclnn_emu.upsample_bilinear2d_backward_v2(g, (oh, ow), out_shape, p["align"], format=fmt),
+        array=lambda: aclnn_emu.upsample_bilinear2d_backward_v2(g, (oh, ow), out_shape, p.align, format=fmt),
         moved=g.nbytes + int(np.prod(out_shape)) * dt.itemsize,
         keep=keep,
     )
     if torch is not None:
-        tdt = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}[p["dtype"]]
+        tdt = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}[p.dtype]
         tg_t = torch.from_numpy(g.astype(np.float32)).to(tdt)
         if nhwc:  # same memory layout as ours: channels_last
             tg_t = tg_t.permute(0, 3, 1, 2)
-        wl.peer = lambda: torch.ops.aten.upsample_bilinear2d_backward(
-            tg_t, [oh, ow], [n, c, h, w], p["align"], None, None
-        )
+        wl.peer = lambda: torch.ops.aten.upsample_bilinear2d_backward(tg_t, [oh, ow], [n, c, h, w], p.align, None, None)
         wl.peer_name = "torch " + ("channels_last" if nhwc else "NCHW")
     return wl
 
@@ -187,27 +217,25 @@ def upsample(name: str) -> Workload:
 def roi(name: str) -> Workload:
     p = ROI[name]
     rng = np.random.default_rng(1)
-    boxes = random_boxes(rng, p["k"], p["b"], p["h"], p["w"], p["scale"])
-    g = rng.standard_normal((p["k"], p["c"], p["ph"], p["pw"]), dtype=np.float32)
+    boxes = random_boxes(rng, p.k, p.b, p.h, p.w, p.scale)
+    g = rng.standard_normal((p.k, p.c, p.ph, p.pw), dtype=np.float32)
     keep: list = []
     tg = device_tensor(g, "NCHW", keep)
     tb = device_tensor(boxes, "ND", keep)
-    shape = (p["b"], p["c"], p["h"], p["w"])
+    shape = (p.b, p.c, p.h, p.w)
     ti = device_tensor(np.zeros(shape, np.float32), "NCHW", keep)
     shp = aclnn_emu.IntArray(shape)
     keep.append(shp)
-    args = [tg.handle, tb.handle, shp.handle, p["ph"], p["pw"], p["scale"], p["ratio"], p["aligned"], ti.handle]
+    args = [tg.handle, tb.handle, shp.handle, p.ph, p.pw, p.scale, p.ratio, p.aligned, ti.handle]
     wl = Workload(
         ours=lambda: run_two_phase(lib.aclnnRoiAlignV2BackwardGetWorkspaceSize, lib.aclnnRoiAlignV2Backward, args),
-        array=lambda: aclnn_emu.roi_align_v2_backward(
-            g, boxes, shape, None, None, p["scale"], p["ratio"], p["aligned"]
-        ),
+        array=lambda: aclnn_emu.roi_align_v2_backward(g, boxes, shape, None, None, p.scale, p.ratio, p.aligned),
         keep=keep,
     )
     if torch is not None and torchvision is not None:
         tg_t, tb_t = torch.from_numpy(g), torch.from_numpy(boxes)
         wl.peer = lambda: torch.ops.torchvision._roi_align_backward(
-            tg_t, tb_t, p["scale"], p["ph"], p["pw"], *shape, p["ratio"], p["aligned"]
+            tg_t, tb_t, p.scale, p.ph, p.pw, *shape, p.ratio, p.aligned
         )
         wl.peer_name = "torchvision"
     return wl
@@ -216,28 +244,28 @@ def roi(name: str) -> Workload:
 def upsample_forward(name: str) -> Workload:
     """The forward of upsample workload `name`: input (N, C, H, W) -> (outH, outW)."""
     p = UPSAMPLE[name.removesuffix("-fwd")]
-    dt = np_dtype(p["dtype"])
-    n, c, h, w, oh, ow = p["n"], p["c"], p["h"], p["w"], p["oh"], p["ow"]
-    nhwc = p["fmt"] == "NHWC"
+    dt = np_dtype(p.dtype)
+    n, c, h, w, oh, ow = p.n, p.c, p.h, p.w, p.oh, p.ow
+    nhwc = p.fmt == "NHWC"
     x = np.random.default_rng(0).standard_normal((n, h, w, c) if nhwc else (n, c, h, w), dtype=np.float32).astype(dt)
     out_shape = (n, oh, ow, c) if nhwc else (n, c, oh, ow)
     keep: list = []
-    tx, to = device_tensor(x, p["fmt"], keep), device_tensor(np.zeros(out_shape, dt), p["fmt"], keep)
+    tx, to = device_tensor(x, p.fmt, keep), device_tensor(np.zeros(out_shape, dt), p.fmt, keep)
     osz = aclnn_emu.IntArray((oh, ow))
     keep.append(osz)
-    args = [tx.handle, osz.handle, p["align"], 0.0, 0.0, to.handle]
-    fmt = p["fmt"]
+    args = [tx.handle, osz.handle, p.align, 0.0, 0.0, to.handle]
+    fmt = p.fmt
     wl = Workload(
         ours=lambda: run_two_phase(lib.aclnnUpsampleBilinear2dGetWorkspaceSize, lib.aclnnUpsampleBilinear2d, args),
-        array=lambda: aclnn_emu.upsample_bilinear2d(x, (oh, ow), p["align"], format=fmt),
+        array=lambda: aclnn_emu.upsample_bilinear2d(x, (oh, ow), p.align, format=fmt),
         moved=x.nbytes + int(np.prod(out_shape)) * dt.itemsize,
         keep=keep,
     )
-    if torch is not None and p["dtype"] == "float32":
+    if torch is not None and p.dtype == "float32":
         xt = torch.from_numpy(x)
         if nhwc:
             xt = xt.permute(0, 3, 1, 2)  # channels_last, as ours
-        wl.peer = lambda: torch.nn.functional.interpolate(xt, size=(oh, ow), mode="bilinear", align_corners=p["align"])
+        wl.peer = lambda: torch.nn.functional.interpolate(xt, size=(oh, ow), mode="bilinear", align_corners=p.align)
         wl.peer_name = "torch " + ("channels_last" if nhwc else "NCHW")
     return wl
 
@@ -246,20 +274,20 @@ def roi_forward(name: str) -> Workload:
     """aclnnRoiAlignV2 on the feature map and boxes of RoIAlign workload `name`."""
     p = ROI[name.removesuffix("-fwd")]
     rng = np.random.default_rng(1)
-    boxes = random_boxes(rng, p["k"], p["b"], p["h"], p["w"], p["scale"])
-    x = rng.standard_normal((p["b"], p["c"], p["h"], p["w"]), dtype=np.float32)
+    boxes = random_boxes(rng, p.k, p.b, p.h, p.w, p.scale)
+    x = rng.standard_normal((p.b, p.c, p.h, p.w), dtype=np.float32)
     keep: list = []
     tx, tb = device_tensor(x, "NCHW", keep), device_tensor(boxes, "ND", keep)
-    to = device_tensor(np.zeros((p["k"], p["c"], p["ph"], p["pw"]), np.float32), "NCHW", keep)
-    args = [tx.handle, tb.handle, p["ph"], p["pw"], p["scale"], p["ratio"], p["aligned"], to.handle]
+    to = device_tensor(np.zeros((p.k, p.c, p.ph, p.pw), np.float32), "NCHW", keep)
+    args = [tx.handle, tb.handle, p.ph, p.pw, p.scale, p.ratio, p.aligned, to.handle]
     wl = Workload(
         ours=lambda: run_two_phase(lib.aclnnRoiAlignV2GetWorkspaceSize, lib.aclnnRoiAlignV2, args),
-        array=lambda: aclnn_emu.roi_align_v2(x, boxes, p["ph"], p["pw"], p["scale"], p["ratio"], p["aligned"]),
+        array=lambda: aclnn_emu.roi_align_v2(x, boxes, p.ph, p.pw, p.scale, p.ratio, p.aligned),
         keep=keep,
     )
     if torch is not None and torchvision is not None:
         xt, bt = torch.from_numpy(x), torch.from_numpy(boxes)
-        wl.peer = lambda: torchvision.ops.roi_align(xt, bt, (p["ph"], p["pw"]), p["scale"], p["ratio"], p["aligned"])
+        wl.peer = lambda: torchvision.ops.roi_align(xt, bt, (p.ph, p.pw), p.scale, p.ratio, p.aligned)
         wl.peer_name = "torchvision"
     return wl
 
