@@ -31,14 +31,20 @@ static bool cpu_has_f16c(void)
 }
 #endif
 
+/* The table is built on the first call that asks for it (a float16 tensor's kernel), not for every
+ * process: the row conversions only need to know the CPU. */
 static float table[65536];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT, cpu_once = PTHREAD_ONCE_INIT;
 static bool use_f16c;
 
-static void init(void)
+static void build_table(void)
 {
     for (uint32_t i = 0; i < 65536; i++)
         table[i] = emu_f16_to_f32((uint16_t)i);
+}
+
+static void read_cpu(void)
+{
 #ifdef HAVE_F16C_PATH
     use_f16c = cpu_has_f16c();
 #endif
@@ -46,8 +52,13 @@ static void init(void)
 
 const float *emu_f16_table(void)
 {
-    pthread_once(&once, init);
+    pthread_once(&table_once, build_table);
     return table;
+}
+
+const float *emu_f16_table_for(aclDataType dt)
+{
+    return dt == ACL_FLOAT16 ? emu_f16_table() : NULL;
 }
 
 #ifdef HAVE_F16C_PATH
@@ -57,7 +68,7 @@ __attribute__((target("avx,f16c"))) static void widen_f16c(float *dst, const uin
     for (; i + 8 <= n; i += 8)
         _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(src + i))));
     for (; i < n; i++)
-        dst[i] = table[src[i]];
+        dst[i] = emu_f16_to_f32(src[i]);
 }
 
 __attribute__((target("avx,f16c"))) static void narrow_f16c(uint16_t *dst, const float *src, int64_t n)
@@ -72,20 +83,21 @@ __attribute__((target("avx,f16c"))) static void narrow_f16c(uint16_t *dst, const
 
 void emu_f16_row_to_f32(float *dst, const uint16_t *src, int64_t n)
 {
-    pthread_once(&once, init);
+    pthread_once(&cpu_once, read_cpu);
 #ifdef HAVE_F16C_PATH
     if (use_f16c) {
         widen_f16c(dst, src, n);
         return;
     }
 #endif
+    const float *f16 = emu_f16_table();
     for (int64_t i = 0; i < n; i++)
-        dst[i] = table[src[i]];
+        dst[i] = f16[src[i]];
 }
 
 void emu_f32_row_to_f16(uint16_t *dst, const float *src, int64_t n)
 {
-    pthread_once(&once, init);
+    pthread_once(&cpu_once, read_cpu);
 #ifdef HAVE_F16C_PATH
     if (use_f16c) {
         narrow_f16c(dst, src, n);

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "acl/acl_base.h" /* aclDataType */
+
 static inline float emu_bits_to_f32(uint32_t b)
 {
     float f;
@@ -69,6 +71,9 @@ static inline uint16_t emu_f32_to_f16(float f)
 /* All 65536 float16 values as float32 (built once, thread-safe): a load
  * instead of the branchy conversion in the kernels' inner loops. */
 const float *emu_f16_table(void);
+/* The table when dt is FLOAT16, else NULL (and the table is not built): what a kernel loading dt passes
+ * to emu_load_one and emu_load_row, which read the table for float16 only. */
+const float *emu_f16_table_for(aclDataType dt);
 
 /* Contiguous row conversions (round to nearest even), vectorised where the CPU allows. */
 void emu_f16_row_to_f32(float *dst, const uint16_t *src, int64_t n);

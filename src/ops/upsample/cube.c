@@ -161,7 +161,7 @@ static void cube(const emu_view *src, const emu_view *dst, const upsample_plan *
     const int64_t sh = p->backward ? ah->out : ah->in, sw = p->backward ? aw->out : aw->in;
     const int64_t dh = p->backward ? ah->in : ah->out, dw = p->backward ? aw->in : aw->out;
     const emu_rows r_src = emu_rows_of(src, p->nhwc, 1), r_dst = emu_rows_of(dst, p->nhwc, 1);
-    const float *f16 = emu_f16_table();
+    const float *f16 = emu_f16_table_for(src->dtype);
     const int64_t cores = p->cube_cores > 0 ? p->cube_cores : 1;
     const bool one_pixel = ah->in == 1 && aw->in == 1;
     const int64_t slide_w = forward_slide(aw->out, p->n * p->c * ah->in, true, aw->ratio, cores, one_pixel);
@@ -194,7 +194,7 @@ static void cube(const emu_view *src, const emu_view *dst, const upsample_plan *
 static bool any_nonfinite(const emu_view *v, const upsample_plan *p)
 {
     const emu_rows r = emu_rows_of(v, p->nhwc, 1);
-    const float *f16 = emu_f16_table();
+    const float *f16 = emu_f16_table_for(v->dtype);
     const int64_t h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
     int found = 0;
 #pragma omp parallel for schedule(static) reduction(| : found) num_threads(p->threads)

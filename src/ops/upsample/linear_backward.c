@@ -1008,7 +1008,7 @@ static int backward_team(void *arg)
 int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
                                   bool *nonfinite, char *msg, size_t cap)
 {
-    upsample_ctx x = {.p = p, .dt = grad_out->dtype, .item = emu_view_item_size(grad_out), .f16 = emu_f16_table()};
+    upsample_ctx x = {.p = p, .dt = grad_out->dtype, .item = emu_view_item_size(grad_out), .f16 = emu_f16_table_for(grad_out->dtype)};
     /* A "row" is one W line; each item of it is `vec` lanes (C in NHWC, 1 in NCHW). */
     x.vec = p->nhwc ? p->c : 1;
     const emu_view g4 = upsample_face_4d(grad_out, p, &x.g_sd), out4 = upsample_face_4d(out, p, &x.o_sd);

@@ -357,7 +357,7 @@ int upsample_linear_fast_forward(const emu_view *in, const emu_view *out, const 
 {
     const upsample_axis *ad = &p->axis[UPSAMPLE_D], *ah = &p->axis[UPSAMPLE_H], *aw = &p->axis[UPSAMPLE_W];
     const bool volume = p->axes == 3;
-    resize_ctx x = {.p = p, .dt = in->dtype, .item = emu_view_item_size(in), .f16 = emu_f16_table()};
+    resize_ctx x = {.p = p, .dt = in->dtype, .item = emu_view_item_size(in), .f16 = emu_f16_table_for(in->dtype)};
     x.vec = p->nhwc ? p->c : 1;
     const emu_view in4 = upsample_face_4d(in, p, &x.i_sd), out4 = upsample_face_4d(out, p, &x.o_sd);
     x.in_d = volume ? ad->in : 1;

@@ -119,7 +119,7 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
     int64_t g_n, g_c, gs[UPSAMPLE_MAX_AXES] = {0}, o_n, o_c, os[UPSAMPLE_MAX_AXES] = {0};
     upsample_strides(g, p, &g_n, &g_c, gs);
     upsample_strides(out, p, &o_n, &o_c, os);
-    const float *f16 = emu_f16_table();
+    const float *f16 = emu_f16_table_for(g->dtype);
     const size_t row_bytes = (size_t)iw * sizeof(float), g_item = emu_view_item_size(g);
     const size_t o_item = emu_view_item_size(out);
     const int64_t ow = p->axis[UPSAMPLE_W].out;

@@ -24,7 +24,7 @@
 static void plane_io(const emu_view *v, int64_t base, const int64_t *s_ax, const int64_t *size, int axes, float *buf,
                      bool load)
 {
-    const float *f16 = emu_f16_table();
+    const float *f16 = emu_f16_table_for(v->dtype);
     int64_t count = 1;
     for (int a = 0; a < axes; a++)
         count *= size[a];

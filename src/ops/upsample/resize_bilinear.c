@@ -315,7 +315,7 @@ int upsample_joint_forward(const emu_view *in, const emu_view *out, const upsamp
                    .tx = {.lo = i_lo, .hi = i_lo + ow, .wl = wl, .wh = wl + ow},
                    .i = emu_rows_of(in, p->nhwc, vec), .o = emu_rows_of(out, p->nhwc, vec), .i_dt = in->dtype,
                    .o_dt = out->dtype, .i_item = emu_view_item_size(in), .o_item = emu_view_item_size(out),
-                   .vec = vec, .f16 = emu_f16_table()};
+                   .vec = vec, .f16 = emu_f16_table_for(in->dtype)};
     /* float32 rows with unit lanes are read in place while the tap offsets, which carry their W stride, fit
      * int32; other rows are converted, to unit stride. */
     const int64_t in_w = p->axis[UPSAMPLE_W].in;
