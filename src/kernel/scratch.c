@@ -24,6 +24,15 @@ int emu_thread_num(void)
 #endif
 }
 
+int emu_team_size(void)
+{
+#ifdef _OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
+}
+
 int emu_parallel(int threads, int (*team)(void *ctx), void *ctx)
 {
     if (threads <= 1)

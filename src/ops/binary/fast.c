@@ -172,8 +172,9 @@ bool binary_fast(const emu_view *a, const emu_view *b, const emu_view *o, const 
     const int64_t len = w.dims[w.rank - 1], rows = emu_view_numel(o) / len;
     const int64_t per_row = (len + CHUNK - 1) / CHUNK, tasks = rows * per_row;
     const int threads = emu_view_numel(o) < 65536 ? 1 : p->threads;
-    (void)threads; /* unused when built without OpenMP */
-#pragma omp parallel for schedule(static) num_threads(threads)
+    const int64_t split = emu_dynamic_chunk(tasks, threads);
+    (void)threads, (void)split; /* unused when built without OpenMP */
+#pragma omp parallel for schedule(dynamic, split) num_threads(threads)
     for (int64_t t = 0; t < tasks; t++) {
         const int64_t row = t / per_row, j0 = t % per_row * CHUNK;
         chunk(a, b, o, p, &w, row, j0, len - j0 < CHUNK ? len - j0 : CHUNK);

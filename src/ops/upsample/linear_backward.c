@@ -997,7 +997,8 @@ static int backward_team(void *arg)
     for (int64_t i = 0; !missing && i < sc.slots; i++)
         sc.tags[i] = -1;
     sc.slice = missing ? NULL : sc.rows + sc.slots * p->axis[UPSAMPLE_W].out * x->vec;
-#pragma omp for schedule(static)
+    const int64_t chunk = emu_dynamic_chunk(team->tasks, emu_team_size());
+#pragma omp for schedule(dynamic, chunk)
     for (int64_t t = 0; t < team->tasks; t++)
         if (!missing)
             upsample_task(x, &sc, t);

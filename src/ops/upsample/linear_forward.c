@@ -343,7 +343,8 @@ static int forward_team(void *arg)
         sc.slice[1] = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 5, slice);
         missing |= !sc.slice[0] || !sc.slice[1];
     }
-#pragma omp for schedule(static)
+    const int64_t chunk = emu_dynamic_chunk(team->tasks, emu_team_size());
+#pragma omp for schedule(dynamic, chunk)
     for (int64_t t = 0; t < team->tasks; t++)
         if (!missing)
             (volume ? resize_slice : resize_row)(x, &sc, t);
