@@ -56,6 +56,12 @@ const float *emu_f16_table(void)
     return table;
 }
 
+bool emu_cpu_f16c(void)
+{
+    pthread_once(&cpu_once, read_cpu);
+    return use_f16c;
+}
+
 const float *emu_f16_table_for(aclDataType dt)
 {
     return dt == ACL_FLOAT16 ? emu_f16_table() : NULL;

@@ -75,6 +75,10 @@ const float *emu_f16_table(void);
  * to emu_load_one and emu_load_row, which read the table for float16 only. */
 const float *emu_f16_table_for(aclDataType dt);
 
+/* Whether the CPU (and OS) run AVX and F16C: the conversions below then use them, and so may kernels
+ * compiled for "avx2,f16c" (x86-64 only; false elsewhere). */
+bool emu_cpu_f16c(void);
+
 /* Contiguous row conversions (round to nearest even), vectorised where the CPU allows. */
 void emu_f16_row_to_f32(float *dst, const uint16_t *src, int64_t n);
 void emu_f32_row_to_f16(uint16_t *dst, const float *src, int64_t n);

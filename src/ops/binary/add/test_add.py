@@ -82,6 +82,29 @@ def test_axpy_computes_in_float(rng, dtype):
     assert (np.abs(got.astype(np.float64) - want) <= eps * scale).all()
 
 
+@pytest.mark.parametrize("alpha", [1.0, 0.3])
+@pytest.mark.parametrize("sa, sb", [((3, 1), (3, 43)), ((3, 43), (3, 1)), ((3, 43), (43,))])
+def test_float16_rows_with_a_side_repeated(rng, sa, sb, alpha):
+    """Rows long enough for the vector loop (43: five 8-lane steps and a tail), one side repeated along them."""
+    a, b = _data(rng, sa, np.float16), _data(rng, sb, np.float16)
+    got = aclnn_emu.add(a, b, alpha)
+    np.testing.assert_array_equal(_bits(got), _bits(_axpy_f32(a, b, alpha).astype(np.float16)))
+
+
+@pytest.mark.parametrize("offset", [0, 1])
+@pytest.mark.parametrize("dtype, side", [(np.float32, 3000), (np.float16, 4100)])
+def test_results_past_the_caches(rng, dtype, side, offset):
+    """Over 32 MiB of results (past half of any last-level cache, at most 32 MiB) go out with streaming
+    stores; into a view one element off a cache line, the partial lines at the rows' ends go through the
+    cache (float16: the elements before the first 16-byte boundary)."""
+    a, b = _data(rng, (side, side), dtype), _data(rng, (side,), dtype)
+    block = np.full(side * side + 2, -7.0, dtype)
+    out = block[offset : offset + side * side].reshape(side, side)
+    aclnn_emu.add(a, b, 0.5, out=out)
+    np.testing.assert_array_equal(_bits(out), _bits(_axpy_f32(a, b, 0.5).astype(dtype)))
+    assert (np.delete(block, np.s_[offset : offset + out.size]) == -7.0).all()
+
+
 def test_bf16_alpha_multiplies_then_adds_on_atlas_a2(rng):
     """Atlas A2 has no BF16 Axpy: Mul(other, alpha as BF16) then Add, each rounded to BF16."""
     a, b = _data(rng, (400,), BF16), _data(rng, (400,), BF16)

@@ -60,6 +60,14 @@ def test_is_torch_mul_bit_for_bit(rng, da, db, sa, sb):
     np.testing.assert_array_equal(np.ascontiguousarray(got).view(np.uint8), np.ascontiguousarray(want).view(np.uint8))
 
 
+@pytest.mark.parametrize("sa, sb", [((3, 1), (3, 43)), ((3, 43), (3, 1)), ((3, 43), (3, 43))])
+def test_float16_rows_with_a_side_repeated(rng, sa, sb):
+    """Rows long enough for the vector loop (43: five 8-lane steps and a tail): a product in FLOAT, rounded once."""
+    a, b = _data(rng, sa, np.float16), _data(rng, sb, np.float16)
+    want = (a.astype(np.float32) * b.astype(np.float32)).astype(np.float16)
+    np.testing.assert_array_equal(aclnn_emu.mul(a, b).view(np.uint16), want.view(np.uint16))
+
+
 def test_transposed_inputs_and_a_strided_out(rng):
     a = _data(rng, (5, 4), np.float32).T
     b = _data(rng, (4, 1), np.float32)
