@@ -28,6 +28,7 @@ typedef struct nearest_ctx {
     size_t item, width; /* an element's bytes; the bytes one copy moves (a pixel's, channels last) */
     bool pixels;
     bool pairs; /* 4-byte elements, unit W strides, output index j from input j / 2 (a W scale of 2) */
+    int64_t step; /* 4-byte elements, unit W strides, output index j from input j * step (a downscale); else 0 */
     int64_t channels, rows;
 } nearest_ctx;
 
@@ -40,6 +41,19 @@ EMU_HOT static void copy_pairs(uint32_t *restrict o, const uint32_t *restrict i,
     }
     if (n % 2)
         o[n - 1] = i[n / 2];
+}
+
+/* o[j] = i[j * step] for j < n: a whole-number downscale along W. A step of 2 (U6) has a loop of its own,
+ * which the compiler vectorises with shuffles; other steps take the element loop. */
+EMU_HOT static void copy_every(uint32_t *restrict o, const uint32_t *restrict i, int64_t n, int64_t step)
+{
+    if (step == 2) {
+        for (int64_t x = 0; x < n; x++)
+            o[x] = i[2 * x];
+        return;
+    }
+    for (int64_t x = 0; x < n; x++)
+        o[x] = i[x * step];
 }
 
 /* One thread's share of the output rows (the W lines of each (n, c, d, h)). A row whose source row is the
@@ -85,6 +99,10 @@ static int nearest_team(void *arg)
                     copy_pairs((uint32_t *)ob + oo, (const uint32_t *)ib + io, ow);
                     break;
                 }
+                if (x->step) {
+                    copy_every((uint32_t *)ob + oo, (const uint32_t *)ib + io, ow, x->step);
+                    break;
+                }
                 for (int64_t j = 0; j < ow; j++)
                     ((uint32_t *)ob)[oo + j * ow_stride] = ((const uint32_t *)ib)[io + sw[j]];
                 break;
@@ -122,9 +140,16 @@ int upsample_nearest_forward(const emu_view *in, const emu_view *out, const upsa
                      .ob = (char *)out->data + (size_t)out->offset * item, .item = item, .pixels = pixels,
                      .channels = pixels ? 1 : p->c, .width = pixels ? (size_t)p->c * item : item};
     x.rows = p->n * x.channels * (outs / ow);
-    x.pairs = !pixels && item == 4 && o_ax[UPSAMPLE_W] == 1 && i_ax[UPSAMPLE_W] == 1;
-    for (int64_t j = 0; x.pairs && j < ow; j++)
-        x.pairs = src[0][j] == j / 2;
+    /* 4-byte elements with unit W strides: a W scale of 2 (pairs) and a whole-number downscale (step) have
+     * loops of their own. */
+    const bool unit = !pixels && item == 4 && o_ax[UPSAMPLE_W] == 1 && i_ax[UPSAMPLE_W] == 1;
+    x.pairs = unit;
+    x.step = unit && ow > 1 ? src[0][1] : 0;
+    for (int64_t j = 0; unit && j < ow; j++) {
+        x.pairs = x.pairs && src[0][j] == j / 2;
+        x.step = src[0][j] == j * x.step ? x.step : 0;
+    }
+    x.step = x.step > 1 && !x.pairs ? x.step : 0;
     emu_parallel(x.rows * ow * (int64_t)(x.width / item) < 32768 ? 1 : p->threads, nearest_team, &x);
     return 0;
 }

@@ -14,7 +14,15 @@ from upsample_nearest_cases import (
 
 import aclnn_emu
 
-SIZES = [((2, 3, 5, 7), (10, 14)), ((1, 2, 8, 8), (3, 5)), ((1, 1, 3, 4), (7, 9)), ((2, 4, 6, 6), (6, 6))]
+# The last two are whole-number downscales along W (steps of 2 and 3), rows long enough to vectorise.
+SIZES = [
+    ((2, 3, 5, 7), (10, 14)),
+    ((1, 2, 8, 8), (3, 5)),
+    ((1, 1, 3, 4), (7, 9)),
+    ((2, 4, 6, 6), (6, 6)),
+    ((1, 2, 12, 40), (6, 20)),
+    ((1, 2, 9, 57), (3, 19)),
+]
 
 
 test_gather_matches_cann_bit_for_bit = gather_test(aclnn_emu.upsample_nearest2d, SIZES, DTYPES, exact=False)
