@@ -229,8 +229,8 @@ static void resize_row(const resize_ctx *x, resize_scratch *sc, int64_t t)
     const int64_t o_row = emu_row_offset(&x->o, n, c, oh);
     float *dst = x->o.direct ? (float *)x->o.base + o_row : sc->res;
     const float *r0 = w_row(x, sc, plane, 0, x->mh.lo[oh], NULL);
-    if (p->axis[UPSAMPLE_H].skip) {
-        memcpy(dst, r0, (size_t)len * sizeof(float));
+    if (p->axis[UPSAMPLE_H].skip) { /* a 1-D upsample: the W pass is the row (streamed: S1 5.4 -> 3.5-4.2 ms) */
+        emu_copy_f32(dst, r0, len, x->stream);
     } else {
         const float *r1 = w_row(x, sc, plane, 0, x->mh.hi[oh], r0);
 #ifdef HAVE_AVX2_GATHER
@@ -284,7 +284,7 @@ static void resize_slice(const resize_ctx *x, resize_scratch *sc, int64_t t)
         float *dst = x->o.direct ? (float *)x->o.base + o_row : sc->res;
         const float *r0 = s0 + oh * len, *r1 = s1 + oh * len;
         if (p->axis[UPSAMPLE_D].skip)
-            memcpy(dst, r0, (size_t)len * sizeof(float));
+            emu_copy_f32(dst, r0, len, x->stream);
 #ifdef HAVE_AVX2_GATHER
         else if (x->stream) {
             h_pass_stream_avx2(dst, r0, r1, wl, wh, len);

@@ -43,6 +43,18 @@ def test_matches_the_model_bit_for_bit(shape, n_out, align, rng):
     np.testing.assert_array_equal(got, model(x, n_out, align, -1.0))
 
 
+@pytest.mark.parametrize("offset", [0, 1])
+def test_results_past_the_caches_match_the_model(offset, rng):
+    """A 36 MB result (past half of any last-level cache, at most 32 MiB) goes out with streaming stores,
+    its rows' partial end lines through the cache when out= starts one element off a line."""
+    x = rng.standard_normal((4, 128, 4608)).astype(np.float32)
+    block = np.full(4 * 128 * 9216 + 2, -7.0, np.float32)
+    out = block[offset : offset + 4 * 128 * 9216].reshape(4, 128, 9216)
+    aclnn_emu.upsample_linear1d(x, (9216,), out=out)
+    np.testing.assert_array_equal(out, model(x, 9216, False, -1.0))
+    assert (np.delete(block, np.s_[offset : offset + out.size]) == -7.0).all()
+
+
 @pytest.mark.parametrize("scale", [2.0, 2.5, 0.5])
 def test_a_positive_scale_steps_by_its_inverse(scale, rng):
     x = rng.standard_normal((2, 3, 8)).astype(np.float32)
