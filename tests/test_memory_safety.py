@@ -428,3 +428,19 @@ def test_keyboard_interrupt_gets_through_a_long_call_and_the_work_finishes_safel
         timeout=300,
     )
     assert r.returncode == 0 and r.stdout.startswith("ok"), (r.stdout, r.stderr)
+
+
+def test_a_kept_scratch_block_carries_nothing_into_the_next_run():
+    """A thread keeps its last scratch block (up to 16 MiB) for its next run, not zeroed. Here it first holds
+    what a gradient with Inf and NaN left (CANN's cube path, planes of 512 x 512), then a finite gradient of
+    the same shape and one of another shape run in it: both match the float64 model."""
+    rng = np.random.default_rng(5)
+    poisoned = rng.standard_normal((2, 4, 512, 512)).astype(np.float32)
+    poisoned[:, :, ::7, ::5] = np.inf
+    poisoned[:, :, 3::11, 1::3] = np.nan
+    aclnn_emu.upsample_bilinear2d_backward(poisoned, (512, 512), (2, 4, 64, 64))
+    for in_hw, g_hw in (((64, 64), (512, 512)), ((96, 80), (384, 400))):
+        g = rng.standard_normal((2, 4, *g_hw)).astype(np.float32)
+        got = aclnn_emu.upsample_bilinear2d_backward(g, g_hw, (2, 4, *in_hw))
+        want = upsample_bilinear2d_backward(g, in_hw, False, 0.0, 0.0)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)

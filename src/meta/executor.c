@@ -530,9 +530,11 @@ int emu_run_misuse(const char *op, char *msg, size_t cap, const char *fmt, ...)
     return ACLNN_ERR_PARAM_INVALID;
 }
 
-/* A thread's last small scratch block, kept for its next run (small runs repeat: a page-aligned
- * allocation costs a good part of a tiny operator's run); freed when the thread exits. */
-#define SPARE_MAX ((size_t)1 << 20)
+/* A thread's last scratch block, kept for its next run (runs repeat: a page-aligned allocation costs a
+ * good part of a tiny operator's run, and a large block's pages fault in again on every run: U3's 1.06 MB
+ * took 13 faults a call when blocks over 1 MiB were freed); freed when the thread exits. Up to 16 MiB: V1's
+ * 8.7 MB block, at most one block a thread that runs operators. */
+#define SPARE_MAX ((size_t)16 << 20)
 static _Thread_local struct {
     void *block;
     size_t size;
