@@ -998,6 +998,7 @@ static int backward_team(void *arg)
         sc.tags[i] = -1;
     sc.slice = missing ? NULL : sc.rows + sc.slots * p->axis[UPSAMPLE_W].out * x->vec;
     const int64_t chunk = emu_dynamic_chunk(team->tasks, emu_team_size());
+    (void)chunk;
 #pragma omp for schedule(dynamic, chunk)
     for (int64_t t = 0; t < team->tasks; t++)
         if (!missing)

@@ -344,6 +344,7 @@ static int forward_team(void *arg)
         missing |= !sc.slice[0] || !sc.slice[1];
     }
     const int64_t chunk = emu_dynamic_chunk(team->tasks, emu_team_size());
+    (void)chunk;
 #pragma omp for schedule(dynamic, chunk)
     for (int64_t t = 0; t < team->tasks; t++)
         if (!missing)

@@ -210,6 +210,7 @@ static int joint_team(void *arg)
     row_pair expanded = {{-1, -1}, 0}, converted = {{-1, -1}, 0};
     int64_t i = 0, c = 0, n = 0, last = -2; /* row r is (n, c, i): divided once, then counted on */
     const int64_t chunk = emu_dynamic_chunk(rows, emu_team_size());
+    (void)chunk;
 #pragma omp for schedule(dynamic, chunk)
     for (int64_t r = 0; r < rows; r++) {
         if (r != last + 1) {
@@ -274,6 +275,7 @@ static int joint_pixel_team(void *arg)
         return 1;
     row_pair converted = {{-1, -1}, 0};
     const int64_t chunk = emu_dynamic_chunk(p->n * oh, emu_team_size());
+    (void)chunk;
 #pragma omp for schedule(dynamic, chunk)
     for (int64_t r = 0; r < p->n * oh; r++) {
         const int64_t n = r / oh, i = r % oh;
