@@ -131,9 +131,9 @@ int main(void)
 {
     srand(7);
     for (size_t i = 0; i < sizeof grad_up / sizeof *grad_up; i++)
-        grad_up[i] = (float)rand() / RAND_MAX - 0.5f;
+        grad_up[i] = (float)rand() / (float)RAND_MAX - 0.5f;
     for (size_t i = 0; i < sizeof grad_roi / sizeof *grad_roi; i++)
-        grad_roi[i] = (float)rand() / RAND_MAX - 0.5f;
+        grad_roi[i] = (float)rand() / (float)RAND_MAX - 0.5f;
     for (int k = 0; k < K; k++) {
         float x1 = (float)(rand() % 30) - 5, y1 = (float)(rand() % 30) - 5;
         float b[5] = {(float)(k % N), x1, y1, x1 + 4 + rand() % 20, y1 + 4 + rand() % 20};
