@@ -43,21 +43,15 @@ static inline emu_rows emu_rows_of(const emu_view *t, bool nhwc, int64_t vec)
     return r;
 }
 
-/* Whether a kernel writes r's rows of row_items floats with streaming stores: r is float32 in place, the
- * output (bytes) is past what the caches keep (emu_stream_bytes), and streaming pays on its rows. The
- * streamed copy (emu_copy_f32) stores a row's partial lines at either end through the cache, so rows that
- * tile cache lines (the view starts on a line; row_items and every stride between rows, d_stride a 3-D
- * output's D, whole lines) stream all they write. Rows off the lines (a numpy array starts 16 bytes into
- * one) stream when the two partial lines are at most a quarter of a row's: on the AMD VM, 16 bytes off,
- * V1's backward (rows of 4 lines) took 9.2 ms streamed against 7.1 through the cache (7.1 aligned), U1's
- * (8 lines) 5.7 against 6.9. */
+/* Whether a kernel writes r's rows of row_items floats with streaming stores: r is float32 in place and
+ * emu_stream_rows' rule holds (d_stride: a 3-D output's D stride, else 0). */
 static inline bool emu_rows_stream(const emu_rows *r, int64_t row_items, int64_t d_stride, int64_t bytes)
 {
     const int64_t line = EMU_LINE_FLOATS;
     const int64_t c_stride = r->lane ? 0 : r->s.c; /* NHWC: C is a row's lanes, not a stride between rows */
     const bool tiled = ((uintptr_t)r->base & 63) == 0 && row_items % line == 0 && r->s.n % line == 0 &&
                        c_stride % line == 0 && r->s.h % line == 0 && d_stride % line == 0;
-    return r->direct && bytes >= emu_stream_bytes() && (tiled || row_items >= 8 * line);
+    return r->direct && emu_stream_rows(tiled, row_items * (int64_t)sizeof(float), bytes);
 }
 
 /* Element offset of row (n, c, y); c is 0 in NHWC, where a row holds every channel. */

@@ -170,22 +170,32 @@ static int64_t half_step(void)
     return step;
 }
 
-/* Whether FLOAT results go out with streaming stores: out is past what the caches keep, so storing it
- * through them would first read every line (a third more traffic for E1), and its rows are whole cache
- * lines or long enough that their partial end lines (stored through the cache) do not matter. */
-static bool stream_out(const emu_view *o, const binary_plan *p, const walk *w)
+/* How chunks run: the half types' step, whether FLOAT16 rows take the fused F16C loop, and whether results
+ * go out with streaming stores (emu_stream_rows: stored through the caches, a result past them would first
+ * read every line, a third more traffic for E1). */
+typedef struct chunk_mode {
+    int64_t step;
+    bool fused, stream;
+} chunk_mode;
+
+static chunk_mode mode_of(const emu_view *o, const binary_plan *p, const walk *w)
 {
+    chunk_mode m = {.step = half_step()};
+#ifdef HAVE_F16C_ROWS
+    m.fused = p->compute == ACL_FLOAT16 && emu_cpu_f16c();
+#endif
     const int64_t len = w->dims[w->rank - 1], item = (int64_t)emu_view_item_size(o), line = 64 / item;
     bool tiled = ((uintptr_t)((const char *)o->data + o->offset * item) & 63) == 0 && len % line == 0;
     for (int64_t d = 0; d < w->rank - 1; d++)
         tiled = tiled && w->so[d] % line == 0;
-    const bool kind = p->compute == ACL_FLOAT || (p->compute == ACL_FLOAT16 && emu_cpu_f16c());
-    return kind && emu_view_numel(o) * item >= emu_stream_bytes() && (tiled || len >= 8 * line);
+    m.stream = (p->compute == ACL_FLOAT || m.fused) && emu_stream_rows(tiled, len * item, emu_view_numel(o) * item);
+    return m;
 }
 
 EMU_HOT static void chunk(const emu_view *a, const emu_view *b, const emu_view *o, const binary_plan *p,
-                          const walk *w, int64_t row, int64_t j0, int64_t n, int64_t step, bool stream)
+                          const walk *w, int64_t row, int64_t j0, int64_t n, chunk_mode m)
 {
+    const int64_t step = m.step;
     const int64_t last = w->rank - 1;
     int64_t oa = a->offset + j0 * w->sa[last], ob = b->offset + j0 * w->sb[last], oo = o->offset + j0;
     for (int64_t d = last - 1, rest = row; d >= 0; d--) {
@@ -198,7 +208,7 @@ EMU_HOT static void chunk(const emu_view *a, const emu_view *b, const emu_view *
     const int64_t la = w->sa[last], lb = w->sb[last];
     switch (p->compute) {
     case ACL_FLOAT:
-        if (!stream) {
+        if (!m.stream) {
             rows_float((float *)o->data + oo, (const float *)a->data + oa, (const float *)b->data + ob, n, la, lb,
                        p);
             break;
@@ -224,9 +234,9 @@ EMU_HOT static void chunk(const emu_view *a, const emu_view *b, const emu_view *
         break;
     default: /* FLOAT16, BF16: through FLOAT rows of `step` (in L1), rounded once at the end */
 #ifdef HAVE_F16C_ROWS
-        if (p->compute == ACL_FLOAT16 && emu_cpu_f16c()) {
+        if (m.fused) {
             rows_f16c((uint16_t *)o->data + oo, (const uint16_t *)a->data + oa, (const uint16_t *)b->data + ob, n, la,
-                      lb, p, stream);
+                      lb, p, m.stream);
             break;
         }
 #endif
@@ -255,17 +265,17 @@ bool binary_fast(const emu_view *a, const emu_view *b, const emu_view *o, const 
     const int64_t len = w.dims[w.rank - 1], rows = emu_view_numel(o) / len;
     const int64_t per_row = (len + CHUNK - 1) / CHUNK, tasks = rows * per_row;
     const int threads = emu_view_numel(o) < 65536 ? 1 : p->threads;
-    const int64_t step = half_step(), split = emu_dynamic_chunk(tasks, threads);
-    const bool stream = stream_out(o, p, &w);
+    const int64_t split = emu_dynamic_chunk(tasks, threads);
+    const chunk_mode m = mode_of(o, p, &w);
     (void)threads, (void)split; /* unused when built without OpenMP */
 #pragma omp parallel num_threads(threads)
     {
 #pragma omp for schedule(dynamic, split)
         for (int64_t t = 0; t < tasks; t++) {
             const int64_t row = t / per_row, j0 = t % per_row * CHUNK;
-            chunk(a, b, o, p, &w, row, j0, len - j0 < CHUNK ? len - j0 : CHUNK, step, stream);
+            chunk(a, b, o, p, &w, row, j0, len - j0 < CHUNK ? len - j0 : CHUNK, m);
         }
-        if (stream)
+        if (m.stream)
             emu_stream_fence(); /* order this thread's streaming stores before the stream reports completion */
     }
     return true;

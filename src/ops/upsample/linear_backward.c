@@ -814,8 +814,16 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     }
 }
 
-/* The cache lines of task t's fresh gradOut slices (3 axes, float32 rows one after another): the slices
- * of its D taps that the task before it, z - 1 of the same plane, did not read. Empty past the last task. */
+/* How many of slice z's D taps the slice before it (z - 1 of the same plane) read too: they are in cache,
+ * the ones after them are fresh. */
+static int64_t shared_slices(const axis_taps *td, int64_t z)
+{
+    const int64_t seen = z > 0 ? td->first[z - 1] + td->count[z - 1] : 0;
+    return seen > td->first[z] ? seen - td->first[z] : 0;
+}
+
+/* The cache lines of task t's fresh gradOut slices (3 axes, float32 rows one after another). Empty past
+ * the last task. */
 static line_feed fresh_lines(const upsample_ctx *x, int64_t t)
 {
     line_feed f = {0};
@@ -824,8 +832,7 @@ static line_feed fresh_lines(const upsample_ctx *x, int64_t t)
     const upsample_plan *p = x->p;
     const int64_t plane = t / x->in_d, z = t % x->in_d, first = x->td.first[z], count = x->td.count[z];
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
-    const int64_t seen = z > 0 ? x->td.first[z - 1] + x->td.count[z - 1] : 0;
-    const int64_t fresh = seen > first ? seen - first : 0;
+    const int64_t fresh = shared_slices(&x->td, z);
     const size_t slice = (size_t)(p->axis[UPSAMPLE_H].out * p->axis[UPSAMPLE_W].out * x->vec) * x->item;
     const char *from = x->g.base + (size_t)(n * x->g.s.n + c * x->g.s.c + (first + fresh) * x->g_sd) * x->item;
     f.next = (uintptr_t)from & ~(uintptr_t)63;
@@ -845,9 +852,7 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
     const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
     row_source ds = {.x = x, .sc = sc, .g_off = n * x->g.s.n + c * x->g.s.c, .first = x->td.first[z],
                      .wt = x->td.wt, .in = x->in_d, .idx = z};
-    /* Slices from `fresh` on are the ones the previous z did not read (those are in cache). */
-    const int64_t seen = z > 0 ? x->td.first[z - 1] + x->td.count[z - 1] : 0;
-    const int64_t fresh = seen > ds.first ? seen - ds.first : 0;
+    const int64_t fresh = shared_slices(&x->td, z); /* slices from `fresh` on are not in cache yet */
     if (x->g.direct && x->g.s.h == len && x->td.count[z] <= MAX_ROWS) {
         /* Float32 slices whose rows follow one another: the D sum is one combine over a run of rows (no
          * per-row calls), summed just before the input rows that read it (the H sums find it in L1). The
@@ -860,8 +865,8 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
         uintptr_t from = own.next;
         if (sc->fed_task == t && sc->fed_next > from) /* the task before asked for these */
             from = sc->fed_next < own.end ? sc->fed_next : own.end;
-        line_feed feed =
-            feed_start((const char *)from, (const char *)own.end, own.stride, own.streams, (count + 3) / 4, out_h * len);
+        line_feed feed = feed_start((const char *)from, (const char *)own.end, own.stride, own.streams,
+                                    (count + 3) / 4, out_h * len);
         /* Before each input row, an even share of the next task's fresh lines when they fit in L2 beside this
          * task's (feed_next): it then starts with its slices in cache, and memory stays busy while the H and W
          * passes compute (V1: 8.5 -> 6.2 ms on the AMD VM). Else a part of this task's own lines. */
@@ -1010,7 +1015,8 @@ static int backward_team(void *arg)
 int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out, const upsample_plan *p,
                                   bool *nonfinite, char *msg, size_t cap)
 {
-    upsample_ctx x = {.p = p, .dt = grad_out->dtype, .item = emu_view_item_size(grad_out), .f16 = emu_f16_table_for(grad_out->dtype)};
+    upsample_ctx x = {.p = p, .dt = grad_out->dtype, .item = emu_view_item_size(grad_out),
+                      .f16 = emu_f16_table_for(grad_out->dtype)};
     /* A "row" is one W line; each item of it is `vec` lanes (C in NHWC, 1 in NCHW). */
     x.vec = p->nhwc ? p->c : 1;
     const emu_view g4 = upsample_face_4d(grad_out, p, &x.g_sd), out4 = upsample_face_4d(out, p, &x.o_sd);
