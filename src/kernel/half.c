@@ -85,6 +85,25 @@ __attribute__((target("avx,f16c"))) static void narrow_f16c(uint16_t *dst, const
     for (; i < n; i++)
         dst[i] = emu_f32_to_f16(src[i]);
 }
+
+/* narrow_f16c, also telling whether every value was finite (an exponent field of all ones is Inf or NaN). */
+__attribute__((target("avx,f16c"))) static bool narrow_f16c_finite(uint16_t *dst, const float *src, int64_t n)
+{
+    const __m256 exp = _mm256_castsi256_ps(_mm256_set1_epi32(0x7f800000));
+    __m256 bad = _mm256_setzero_ps();
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(src + i);
+        bad = _mm256_or_ps(bad, _mm256_cmp_ps(_mm256_and_ps(v, exp), exp, _CMP_EQ_OQ));
+        _mm_storeu_si128((__m128i *)(dst + i), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+    }
+    bool finite = _mm256_movemask_ps(bad) == 0;
+    for (; i < n; i++) {
+        finite &= src[i] - src[i] == 0.0f;
+        dst[i] = emu_f32_to_f16(src[i]);
+    }
+    return finite;
+}
 #endif
 
 void emu_f16_row_to_f32(float *dst, const uint16_t *src, int64_t n)
@@ -99,6 +118,17 @@ void emu_f16_row_to_f32(float *dst, const uint16_t *src, int64_t n)
     const float *f16 = emu_f16_table();
     for (int64_t i = 0; i < n; i++)
         dst[i] = f16[src[i]];
+}
+
+bool emu_f32_row_to_f16_finite(uint16_t *dst, const float *src, int64_t n)
+{
+    pthread_once(&cpu_once, read_cpu);
+#ifdef HAVE_F16C_PATH
+    if (use_f16c)
+        return narrow_f16c_finite(dst, src, n);
+#endif
+    emu_f32_row_to_f16(dst, src, n);
+    return emu_row_finite(src, n);
 }
 
 void emu_f32_row_to_f16(uint16_t *dst, const float *src, int64_t n)
@@ -126,15 +156,19 @@ EMU_HOT static void bf16_widen(float *restrict dst, const uint16_t *restrict src
     }
 }
 
-EMU_HOT static void bf16_narrow(uint16_t *restrict dst, const float *restrict src, int64_t n)
+/* Returns whether every value was finite (emu_row_finite's test on the same words). */
+EMU_HOT static bool bf16_narrow(uint16_t *restrict dst, const float *restrict src, int64_t n)
 {
+    uint32_t carry = 0;
     for (int64_t i = 0; i < n; i++) {
         uint32_t x;
         memcpy(&x, &src[i], sizeof x);
         const uint32_t rounded = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
         const uint32_t nan = (x >> 16) | 0x40u;
         dst[i] = (uint16_t)((x & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
+        carry |= (x & 0x7f800000u) + 0x00800000u;
     }
+    return !(carry & 0x80000000u);
 }
 
 void emu_bf16_row_to_f32(float *restrict dst, const uint16_t *restrict src, int64_t n)
@@ -145,4 +179,9 @@ void emu_bf16_row_to_f32(float *restrict dst, const uint16_t *restrict src, int6
 void emu_f32_row_to_bf16(uint16_t *restrict dst, const float *restrict src, int64_t n)
 {
     bf16_narrow(dst, src, n);
+}
+
+bool emu_f32_row_to_bf16_finite(uint16_t *restrict dst, const float *restrict src, int64_t n)
+{
+    return bf16_narrow(dst, src, n);
 }

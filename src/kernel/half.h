@@ -84,5 +84,9 @@ void emu_f16_row_to_f32(float *dst, const uint16_t *src, int64_t n);
 void emu_f32_row_to_f16(uint16_t *dst, const float *src, int64_t n);
 void emu_bf16_row_to_f32(float *restrict dst, const uint16_t *restrict src, int64_t n);
 void emu_f32_row_to_bf16(uint16_t *restrict dst, const float *restrict src, int64_t n);
+/* The narrowing conversions, also returning whether every value of src was finite: one pass over a row a
+ * kernel both stores and checks (see emu_row_finite). */
+bool emu_f32_row_to_f16_finite(uint16_t *dst, const float *src, int64_t n);
+bool emu_f32_row_to_bf16_finite(uint16_t *restrict dst, const float *restrict src, int64_t n);
 
 #endif /* ACLNN_EMU_HALF_H_ */

@@ -126,6 +126,20 @@ static inline void emu_store_row(void *base, aclDataType dt, const float *restri
             emu_store_one(base, dt, j * sj + v * sl, src[j * vec + v]);
 }
 
+/* emu_store_row, returning whether every value of src was finite (emu_row_finite): contiguous half rows
+ * are stored and checked in one pass. */
+static inline bool emu_store_row_finite(void *base, aclDataType dt, const float *restrict src, int64_t len,
+                                        int64_t vec, int64_t sj, int64_t sl)
+{
+    const bool contiguous = vec == 1 ? sj == 1 : (sl == 1 && sj == vec);
+    if (contiguous && dt == ACL_FLOAT16)
+        return emu_f32_row_to_f16_finite(base, src, len * vec);
+    if (contiguous && dt == ACL_BF16)
+        return emu_f32_row_to_bf16_finite(base, src, len * vec);
+    emu_store_row(base, dt, src, len, vec, sj, sl);
+    return emu_row_finite(src, len * vec);
+}
+
 /* Plane (n, c) of a 4-D tensor (h x w, as rows r describes it) as float32 with
  * every finite value replaced by 0: the part of it that can make a sum
  * non-finite. Returns whether there is any. */

@@ -101,6 +101,38 @@ def test_integer_upscale_factors(factor, align):
         assert rel_err(out, ref) <= 1e-5
 
 
+@pytest.mark.parametrize("w", [18, 61, 64, 100])
+@pytest.mark.parametrize("dtype", dtypes(), ids=lambda d: np.dtype(d).name)
+def test_x2_upscale_rows_of_one_weight_each(rng, w, dtype):
+    """Rows wide enough that every interior W tap has one weight (x2, align_corners false) take the fused H and
+    W pass, for interior rows (four gradOut rows) and the ends (three or fewer): the float64 reference's values,
+    half types as their float32 result rounded once; row lengths around the pass's blocks of eight outputs."""
+    for oh, ow, h, sh, sw in [
+        (12, 2 * w, 6, 0.0, 0.0),
+        (11, 2 * w, 6, 0.0, 0.0),
+        (12, 2 * w + 1, 6, 0.0, 0.0),
+        (12, 2 * w - 1, 6, 0.0, 0.0),
+        (12, 2 * w, 6, 2.0, 2.0),
+        (2, 2 * w, 1, 0.0, 0.0),
+    ]:
+        g = rng.standard_normal((2, 3, oh, ow)).astype(dtype)
+        out = run_nchw(g, (h, w), False, sh, sw)
+        g32 = g.astype(np.float32)
+        ref = upsample_bilinear2d_backward(g32.astype(np.float64), (h, w), False, sh, sw)
+        if dtype is np.float32:
+            assert rel_err(out, ref) <= 1e-5, (oh, ow, h, w)
+        else:
+            np.testing.assert_array_equal(out, run_nchw(g32, (h, w), False, sh, sw).astype(dtype))
+
+
+def test_x2_upscale_of_negative_zeros_is_positive_zero():
+    # Every sum starts from +0.0 (CANN's accumulators start at zero): -0.0 gradients give +0.0, on the fused
+    # x2 pass as at the row ends.
+    g = np.full((1, 2, 8, 96), -0.0, np.float32)
+    out = run_nchw(g, (4, 48), False)
+    assert not np.signbit(out).any()
+
+
 def test_outputs_beyond_the_caches_are_streamed_and_equal(rng):
     # A 36 MB float32 output leaves the kernel through streaming stores, whole or row by row
     # (padded rows); the values are those of the reference, and the same in both.
