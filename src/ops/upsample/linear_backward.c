@@ -624,174 +624,111 @@ static inline float pair_hsum_at(const float *const *rows, const float *hw, int6
     }
 }
 
+/* An x2 upscale's interior rows (align_corners false): four rows, the taps at d = -1 .. 2, one weight each. */
+#define PAIR_X2_MASK 0x1eu
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(ACLNN_EMU_NO_CLONES)
 #include <immintrin.h>
 #define HAVE_PAIR_PASS 1
 
-/* The H sums of columns [c, c + 8) of the m rows (weights hw), wholly inside the row. */
-__attribute__((target("avx2"), always_inline)) static inline __m256 pair_hsum8(const float *const *rows,
-                                                                               const __m256 *hw, int64_t m, int64_t c)
-{
-    const __m256 a = _mm256_mul_ps(hw[0], _mm256_loadu_ps(rows[0] + c));
-    if (m == 1)
-        return a;
-    const __m256 ab = _mm256_add_ps(a, _mm256_mul_ps(hw[1], _mm256_loadu_ps(rows[1] + c)));
-    if (m == 2)
-        return ab;
-    const __m256 r2 = _mm256_mul_ps(hw[2], _mm256_loadu_ps(rows[2] + c));
-    if (m == 3)
-        return _mm256_add_ps(ab, r2);
-    return _mm256_add_ps(ab, _mm256_add_ps(r2, _mm256_mul_ps(hw[3], _mm256_loadu_ps(rows[3] + c))));
-}
+/* AVX2: eight outputs a block; the split is two in-lane shuffles and a lane swap each, the lane shifts a
+ * 128-bit swap and a byte shift each. */
+#define PAIR_ISA "avx2"
+#define PAIR_V __m256
+#define PAIR_N 8
+#define PAIR_FN(name) pair_##name##_avx2
+#define PAIR_LOAD _mm256_loadu_ps
+#define PAIR_STORE _mm256_storeu_ps
+#define PAIR_SET1 _mm256_set1_ps
+#define PAIR_MUL _mm256_mul_ps
+#define PAIR_ADD _mm256_add_ps
 
-/* Columns [c, c + 16) (c >= 0) into acc (those inside the row) and as their even (e) and odd (o) ones. */
-__attribute__((target("avx2"), always_inline)) static inline void pair_split(const float *const *rows, const float *hw,
-                                                                             const __m256 *hwv, int64_t m, int64_t len,
-                                                                             float *acc, int64_t c, __m256 *e,
-                                                                             __m256 *o)
+__attribute__((target("avx2"), always_inline)) static inline void pair_split_avx2(__m256 a, __m256 b, __m256 *e,
+                                                                                  __m256 *o)
 {
-    __m256 a, b;
-    if (c + 16 <= len) {
-        a = pair_hsum8(rows, hwv, m, c);
-        b = pair_hsum8(rows, hwv, m, c + 8);
-        _mm256_storeu_ps(acc + c, a);
-        _mm256_storeu_ps(acc + c + 8, b);
-    } else {
-        float col[16];
-        for (int64_t j = 0; j < 16; j++) {
-            col[j] = pair_hsum_at(rows, hw, m, len, c + j);
-            if (c + j < len)
-                acc[c + j] = col[j];
-        }
-        a = _mm256_loadu_ps(col);
-        b = _mm256_loadu_ps(col + 8);
-    }
     const __m256 lo = _mm256_shuffle_ps(a, b, 0x88), hi = _mm256_shuffle_ps(a, b, 0xdd); /* 0 2 8 10 4 6 12 14 */
     *e = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(lo), 0xd8));
     *o = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(hi), 0xd8));
 }
 
-/* Lanes x + 1 (cur's 1..7, then next's 0) and x - 1 (prev's 7, then cur's 0..6). */
-__attribute__((target("avx2"), always_inline)) static inline __m256 pair_next(__m256 cur, __m256 next)
+__attribute__((target("avx2"), always_inline)) static inline __m256 pair_next_avx2(__m256 cur, __m256 next)
 {
     const __m256i t = _mm256_castps_si256(_mm256_permute2f128_ps(cur, next, 0x21));
     return _mm256_castsi256_ps(_mm256_alignr_epi8(t, _mm256_castps_si256(cur), 4));
 }
 
-__attribute__((target("avx2"), always_inline)) static inline __m256 pair_prev(__m256 prev, __m256 cur)
+__attribute__((target("avx2"), always_inline)) static inline __m256 pair_prev_avx2(__m256 prev, __m256 cur)
 {
     const __m256i t = _mm256_castps_si256(_mm256_permute2f128_ps(prev, cur, 0x21));
     return _mm256_castsi256_ps(_mm256_alignr_epi8(_mm256_castps_si256(cur), t, 12));
 }
 
-/* The eight outputs at x from the split columns around them: e, o theirs, (ep, op) the block's before (lane 7
- * read), (en, on) the one after (lane 0 read). The taps in order of d (k's order); the sum starts from +0.0f,
- * which gives the bits of polyphase_taps_body's 0.0f + (T0 + T1 + ...) with one addition fewer. */
-__attribute__((target("avx2"), always_inline)) static inline void pair_block(float *restrict dst, int64_t x,
-                                                                             unsigned mask, bool uniform,
-                                                                             const __m256 *c, const float *const *wk,
-                                                                             __m256 ep, __m256 op, __m256 e, __m256 o,
-                                                                             __m256 en, __m256 on)
+#include "pair_pass.inc" /* it undefines the PAIR_ names above */
+
+/* AVX-512: sixteen outputs a block; the split is one two-source permute a phase, a lane shift one alignment.
+ * Half the shuffles of AVX2's a column, which bound its blocks (Zen 4 runs shuffles on two of its four
+ * float pipes): U5's pass 48 -> 37 ns a row there. */
+#define PAIR_ISA "avx512f"
+#define PAIR_V __m512
+#define PAIR_N 16
+#define PAIR_FN(name) pair_##name##_avx512
+#define PAIR_LOAD _mm512_loadu_ps
+#define PAIR_STORE _mm512_storeu_ps
+#define PAIR_SET1 _mm512_set1_ps
+#define PAIR_MUL _mm512_mul_ps
+#define PAIR_ADD _mm512_add_ps
+
+__attribute__((target("avx512f"), always_inline)) static inline void pair_split_avx512(__m512 a, __m512 b, __m512 *e,
+                                                                                      __m512 *o)
 {
-    __m256 sum = _mm256_setzero_ps();
-    int i = 0;
-#define PAIR_TAP(bit, col)                                                                                            \
-    if (mask & (1u << (bit))) {                                                                                       \
-        sum = _mm256_add_ps(sum, _mm256_mul_ps(uniform ? c[i] : _mm256_loadu_ps(wk[i] + x), col));                   \
-        i++;                                                                                                          \
-    }
-    PAIR_TAP(0, pair_prev(ep, e))
-    PAIR_TAP(1, pair_prev(op, o))
-    PAIR_TAP(2, e)
-    PAIR_TAP(3, o)
-    PAIR_TAP(4, pair_next(e, en))
-    PAIR_TAP(5, pair_next(o, on))
-#undef PAIR_TAP
-    _mm256_storeu_ps(dst + x, sum);
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    *e = _mm512_permutex2var_ps(a, even, b);
+    *o = _mm512_permutex2var_ps(a, _mm512_add_epi32(even, _mm512_set1_epi32(1)), b);
 }
 
-/* dst[x] for x in [0, w) (w >= 8) and acc's columns [0, 2w) (those inside the row), in blocks of eight; the last
- * block ends at w, overlapping the one before when w is not a multiple of eight (the same values again). Outputs
- * outside t's run are left to gather_w's ends. f's prefetches are fed every COMBINE_BLOCK columns. Inlined with
- * constant m, mask and uniform (pair_pass_x2), their tests fold away. */
-__attribute__((target("avx2"), always_inline)) static inline void
-pair_pass_body(float *restrict dst, float *acc, const float *const *rows, const float *hw, int64_t m, int64_t len,
-               const axis_taps *t, int64_t w, unsigned mask, bool uniform, line_feed *f)
+__attribute__((target("avx512f"), always_inline)) static inline __m512 pair_next_avx512(__m512 cur, __m512 next)
 {
-    __m256 hwv[4], c[5];
-    const float *wk[5];
-    for (int64_t k = 0; k < 4; k++)
-        hwv[k] = _mm256_set1_ps(k < m ? hw[k] : 0.0f);
-    for (int64_t i = 0; i < t->live; i++) {
-        wk[i] = t->wt + t->live_tap[i] * w;
-        c[i] = _mm256_set1_ps(wk[i][t->x0]);
-    }
-#define PAIR_COL(j) _mm256_set1_ps(pair_hsum_at(rows, hw, m, len, (j)))
-    const int64_t blocks = w / 8;
-    __m256 ep = _mm256_setzero_ps(), op = ep, e, o, en, on; /* columns -2 and -1: outside the row */
-    pair_split(rows, hw, hwv, m, len, acc, 0, &e, &o);
-    for (int64_t b = 0; b < blocks; b++) {
-        const int64_t x = 8 * b;
-        if (b % (PAIR_FEED_OUTPUTS / 8) == PAIR_FEED_OUTPUTS / 8 - 1)
-            feed_lines(f);
-        if (b + 1 < blocks) {
-            pair_split(rows, hw, hwv, m, len, acc, 2 * x + 16, &en, &on);
-        } else {
-            en = PAIR_COL(2 * x + 16);
-            on = PAIR_COL(2 * x + 17);
-        }
-        pair_block(dst, x, mask, uniform, c, wk, ep, op, e, o, en, on);
-        ep = e, op = o, e = en, o = on;
-    }
-    const int64_t x = w - 8;
-    if (x > 8 * (blocks - 1)) {
-        pair_split(rows, hw, hwv, m, len, acc, 2 * x, &e, &o);
-        pair_block(dst, x, mask, uniform, c, wk, PAIR_COL(2 * x - 2), PAIR_COL(2 * x - 1), e, o,
-                   PAIR_COL(2 * x + 16), PAIR_COL(2 * x + 17));
-    }
-#undef PAIR_COL
+    return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(next), _mm512_castps_si512(cur), 1));
 }
 
-/* An x2 upscale's interior rows (align_corners false): four rows, the taps at d = -1 .. 2, one weight each. */
-#define PAIR_X2_MASK 0x1eu
-
-__attribute__((target("avx2"))) static void pair_pass_x2(float *restrict dst, float *acc, const float *const *rows,
-                                                         const float *hw, int64_t len, const axis_taps *t, int64_t w,
-                                                         line_feed *f)
+__attribute__((target("avx512f"), always_inline)) static inline __m512 pair_prev_avx512(__m512 prev, __m512 cur)
 {
-    pair_pass_body(dst, acc, rows, hw, 4, len, t, w, PAIR_X2_MASK, true, f);
+    return _mm512_castsi512_ps(_mm512_alignr_epi32(_mm512_castps_si512(cur), _mm512_castps_si512(prev), 15));
 }
 
-__attribute__((target("avx2"))) static void pair_pass_any(float *restrict dst, float *acc, const float *const *rows,
-                                                          const float *hw, int64_t m, int64_t len,
-                                                          const axis_taps *t, int64_t w, unsigned mask, line_feed *f)
-{
-    pair_pass_body(dst, acc, rows, hw, m, len, t, w, mask, t->uniform, f);
-}
+#include "pair_pass.inc" /* it undefines the PAIR_ names above */
 #endif
 
-/* The fused pass over one input row: dst[0, w) (the run's outputs; gather_w then writes the ends) and acc's
- * columns, which the ends read. Without AVX2 pair_taps is false and this is never called. */
-static void pair_pass(float *restrict dst, float *acc, const float *const *rows, const float *hw, int64_t m,
+/* pair_pass's instruction set: what the CPU runs (PAIR_NONE: the pass is not used). */
+enum { PAIR_NONE, PAIR_AVX2, PAIR_AVX512 };
+
+/* The fused pass over one input row with instruction set isa: dst[0, w) (the run's outputs; gather_w then
+ * writes the ends) and acc's columns, which the ends read. */
+static void pair_pass(int isa, float *restrict dst, float *acc, const float *const *rows, const float *hw, int64_t m,
                       int64_t len, const axis_taps *t, int64_t w, unsigned mask, line_feed *f)
 {
 #ifdef HAVE_PAIR_PASS
-    if (m == 4 && mask == PAIR_X2_MASK && t->uniform)
-        pair_pass_x2(dst, acc, rows, hw, len, t, w, f);
+    const bool x2 = m == 4 && mask == PAIR_X2_MASK && t->uniform;
+    if (isa == PAIR_AVX512 && x2)
+        pair_pass_x2_avx512(dst, acc, rows, hw, len, t, w, f);
+    else if (isa == PAIR_AVX512)
+        pair_pass_any_avx512(dst, acc, rows, hw, m, len, t, w, mask, f);
+    else if (x2)
+        pair_pass_x2_avx2(dst, acc, rows, hw, len, t, w, f);
     else
-        pair_pass_any(dst, acc, rows, hw, m, len, t, w, mask, f);
+        pair_pass_any_avx2(dst, acc, rows, hw, m, len, t, w, mask, f);
     for (int64_t c = 2 * w; c < len; c++)
         acc[c] = pair_hsum_at(rows, hw, m, len, c);
 #else
-    (void)dst, (void)acc, (void)rows, (void)hw, (void)m, (void)len, (void)t, (void)w, (void)mask, (void)f;
+    (void)isa, (void)dst, (void)acc, (void)rows, (void)hw, (void)m, (void)len, (void)t, (void)w, (void)mask, (void)f;
 #endif
 }
 
-/* Whether t's W pass can be pair_pass's (on an AVX2 machine): mask gets bit d + 2 of each live tap's column
- * offset d. */
-static bool pair_taps(const axis_taps *t, int64_t w, unsigned *mask)
+/* The instruction set pair_pass runs t's W pass with on this CPU, PAIR_NONE when it cannot: mask gets bit
+ * d + 2 of each live tap's column offset d. A row must hold a block (AVX2's eight outputs, AVX-512's sixteen). */
+static int pair_taps(const axis_taps *t, int64_t w, unsigned *mask)
 {
-    bool ok = t->stride == 2 && t->live >= 1 && t->live <= 5 && w >= 8;
+    bool ok = t->stride == 2 && t->live >= 1 && t->live <= 5;
     *mask = 0;
     for (int64_t i = 0; ok && i < t->live; i++) {
         const int64_t d = t->shift + t->live_tap[i];
@@ -799,9 +736,12 @@ static bool pair_taps(const axis_taps *t, int64_t w, unsigned *mask)
         *mask |= ok ? 1u << (d + 2) : 0;
     }
 #ifdef HAVE_PAIR_PASS
-    return ok && __builtin_cpu_supports("avx2");
+    if (ok && w >= 16 && __builtin_cpu_supports("avx512f"))
+        return PAIR_AVX512;
+    return ok && w >= 8 && __builtin_cpu_supports("avx2") ? PAIR_AVX2 : PAIR_NONE;
 #else
-    return false;
+    (void)w;
+    return PAIR_NONE;
 #endif
 }
 
@@ -821,7 +761,7 @@ typedef struct upsample_ctx {
     int64_t vec;
     const float *f16; /* float16 -> float32 table */
     int nonfinite;    /* a row came out NaN or infinite: gradOut holds such values (see cube.c) */
-    bool pair;          /* the W pass is pair_pass's (for rows of 1 to 4 sources along H) */
+    int pair;           /* the W pass is pair_pass's with this instruction set (for rows of 1 to 4 sources along H) */
     unsigned pair_mask; /* ... its live taps' columns (pair_taps) */
 } upsample_ctx;
 
@@ -934,7 +874,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     float hw[4];
     /* A row with one source of weight 1 (a 1-D upsample's H) is read in place, see step 1. */
     const bool in_place = vec == 1 && x->tw.stride && ow >= w && count == 1 && x->th.wt[y] == 1.0f;
-    const bool paired = x->pair && !in_place && count >= 1 && count <= 4;
+    const bool paired = x->pair != PAIR_NONE && !in_place && count >= 1 && count <= 4;
     line_feed feed, w_feed = {0}, *f = NULL;
     if (p->axes == 2 && x->g.contiguous && y + x->ahead < h && len * (int64_t)x->item <= PREFETCH_MAX_BYTES) {
         const int64_t ahead = y + x->ahead;
@@ -990,7 +930,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     const int64_t wt = x->tw.taps;
     const float *acc = sc->acc;
     if (paired) { /* the run and acc's columns, then the ends from acc */
-        pair_pass(dst, sc->acc, rows, hw, count, len, &x->tw, w, x->pair_mask, f);
+        pair_pass(x->pair, dst, sc->acc, rows, hw, count, len, &x->tw, w, x->pair_mask, f);
         gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, 0, x->tw.x0);
         gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, x->tw.x1, w);
     } else if (vec == 1 && x->tw.stride) {
@@ -1266,7 +1206,9 @@ int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out,
     if (!taps_build(&x.th, p, UPSAMPLE_H) || !taps_build(&x.tw, p, UPSAMPLE_W) ||
         (p->axes == 3 && !taps_build(&x.td, p, UPSAMPLE_D)))
         return snprintf(msg, cap, "the interpolation weights were not booked"), EMU_KERNEL_ERR_INNER;
-    x.pair = x.vec == 1 && p->axis[UPSAMPLE_W].out >= p->axis[UPSAMPLE_W].in && pair_taps(&x.tw, p->axis[UPSAMPLE_W].in, &x.pair_mask);
+    x.pair = x.vec == 1 && p->axis[UPSAMPLE_W].out >= p->axis[UPSAMPLE_W].in
+                 ? pair_taps(&x.tw, p->axis[UPSAMPLE_W].in, &x.pair_mask)
+                 : PAIR_NONE;
     x.hslots = h_slots(x.th.taps);
     x.dslots = d_slots(p, p->axes == 3 ? x.td.taps : 1);
     size_t sizes[7];

@@ -117,6 +117,25 @@ def test_bf16_alpha_multiplies_then_adds_on_atlas_a2(rng):
     assert (_bits(once) != _bits(want)).any()  # the two roundings are visible
 
 
+def test_bf16_sums_round_to_nearest_even_on_every_row_path(rng):
+    """The float32 sums narrowed to BF16 on rows of 16-lane blocks and a tail: ties to even, subnormals kept (no
+    flush to zero), overflow to Inf, NaN stays NaN; the bits of ml_dtypes' rounding of the float32 sums."""
+    n = 16 * 9 + 7
+    a = (1.0 + rng.integers(0, 128, n) / 128.0).astype(F32) * rng.choice([-1.0, 1.0], n).astype(F32)
+    b = (rng.integers(0, 8, n) * 2 + 1).astype(F32) * F32(2.0**-8)  # odd multiples of half an ulp: ties
+    a[::5] = F32(2.0**-130) * rng.integers(1, 100, len(a[::5]))  # subnormal sums
+    b[::5] = F32(2.0**-133) * rng.integers(1, 100, len(b[::5]))
+    a[3::17], b[3::17] = F32(3.3e38), F32(3.3e38)  # overflow
+    a[7::19] = np.nan
+    a, b = a.astype(BF16), b.astype(BF16)
+    got = aclnn_emu.add(a, b)
+    want = (a.astype(F32) + b.astype(F32)).astype(BF16)
+    assert np.isinf(want).any() and (np.abs(want.astype(F32)) < F32(2.0**-126)).any()
+    nan = np.isnan(want.astype(F32))
+    np.testing.assert_array_equal(np.isnan(got.astype(F32)), nan)
+    np.testing.assert_array_equal(_bits(got[~nan]), _bits(want[~nan]))
+
+
 def test_int32_alpha_runs_in_float_and_truncates():
     """Atlas A2's INT32 Axpy: converted to FLOAT, self + alpha * other, truncated toward zero."""
     a = np.array([2**25 + 1, -7, 100, 2**31 - 1], np.int32)
