@@ -101,7 +101,7 @@ __attribute__((target("avx2"))) static void deinterleave8_avx2(float *restrict p
 void emu_deinterleave8_f32(float *restrict phases, const float *restrict src, int64_t plen, int64_t n)
 {
 #ifdef HAVE_COPY_STREAM
-    if (__builtin_cpu_supports("avx2")) {
+    if (emu_cpu_isa() >= EMU_ISA_AVX2) {
         deinterleave8_avx2(phases, src, plen, n);
         return;
     }
@@ -116,7 +116,7 @@ bool emu_copy_f32_finite(float *restrict dst, const float *restrict src, int64_t
     if (n <= 0)
         return true;
 #ifdef HAVE_COPY_STREAM
-    if (__builtin_cpu_supports("avx2"))
+    if (emu_cpu_isa() >= EMU_ISA_AVX2)
         return copy_stream_exp_avx2(dst, src, n) != 0x7f800000u;
 #endif
     memcpy(dst, src, (size_t)n * sizeof *dst);
@@ -135,7 +135,7 @@ void emu_copy_f32(float *restrict dst, const float *restrict src, int64_t n, boo
     if (n <= 0)
         return;
 #ifdef HAVE_COPY_STREAM
-    if (stream && __builtin_cpu_supports("avx2")) {
+    if (stream && emu_cpu_isa() >= EMU_ISA_AVX2) {
         copy_stream_avx2(dst, src, n);
         return;
     }

@@ -46,8 +46,8 @@ static void build_table(void)
 static void read_cpu(void)
 {
 #ifdef HAVE_F16C_PATH
-    use_f16c = cpu_has_f16c();
-    use_avx512 = use_f16c && __builtin_cpu_supports("avx512f");
+    use_f16c = cpu_has_f16c() && emu_cpu_isa() >= EMU_ISA_AVX2;
+    use_avx512 = use_f16c && emu_cpu_isa() >= EMU_ISA_AVX512;
 #endif
 }
 

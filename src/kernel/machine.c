@@ -1,12 +1,14 @@
 /*
  * The caches of the machine the library runs on, as it reports them, for the
  * kernels' blocking rules: Linux's sysfs (what lscpu prints), else sysconf,
- * else sizes of a small core. Read once (pthread_once), then constant.
+ * else sizes of a small core; and the instruction sets kernels may pick. Read
+ * once (pthread_once), then constant.
  *
  * Copyright 2026 The aclnn-emu authors. SPDX-License-Identifier: Apache-2.0
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -92,4 +94,29 @@ int64_t emu_stream_bytes(void)
      * whole L3 (480 MiB was seen), shared with other guests: never more than 32 MiB. */
     const size_t half = emu_machine_caches()->llc / 2, cap = (size_t)32 << 20;
     return (int64_t)(half < cap ? half : cap);
+}
+
+static pthread_once_t isa_once = PTHREAD_ONCE_INIT;
+static emu_isa isa; /* written once, under isa_once */
+
+static void read_isa(void)
+{
+    emu_isa best = EMU_ISA_BASELINE;
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(ACLNN_EMU_NO_CLONES)
+    /* __builtin_cpu_supports also asks the OS whether it saves the registers (XCR0). */
+    if (__builtin_cpu_supports("avx2"))
+        best = __builtin_cpu_supports("avx512f") ? EMU_ISA_AVX512 : EMU_ISA_AVX2;
+#endif
+    const char *cap = getenv("ACLNN_EMU_MAX_CPU_ISA");
+    if (cap && strcmp(cap, "baseline") == 0)
+        best = EMU_ISA_BASELINE;
+    else if (cap && strcmp(cap, "avx2") == 0 && best > EMU_ISA_AVX2)
+        best = EMU_ISA_AVX2;
+    isa = best;
+}
+
+emu_isa emu_cpu_isa(void)
+{
+    pthread_once(&isa_once, read_isa);
+    return isa;
 }

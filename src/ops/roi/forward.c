@@ -231,7 +231,7 @@ static void load_block(const roi_ctx *x, int64_t b, int64_t c0, int64_t n, float
     if (n < CB)
         memset(blk, 0, (size_t)(H * W * CB) * sizeof *blk);
 #ifdef HAVE_AVX2_TRANSPOSE
-    if (direct && n == CB && __builtin_cpu_supports("avx2")) {
+    if (direct && n == CB && emu_cpu_isa() >= EMU_ISA_AVX2) {
         const float *planes[CB];
         for (int64_t h = 0; h < H; h++) {
             for (int c = 0; c < CB; c++)

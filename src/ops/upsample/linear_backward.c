@@ -736,9 +736,9 @@ static int pair_taps(const axis_taps *t, int64_t w, unsigned *mask)
         *mask |= ok ? 1u << (d + 2) : 0;
     }
 #ifdef HAVE_PAIR_PASS
-    if (ok && w >= 16 && __builtin_cpu_supports("avx512f"))
+    if (ok && w >= 16 && emu_cpu_isa() >= EMU_ISA_AVX512)
         return PAIR_AVX512;
-    return ok && w >= 8 && __builtin_cpu_supports("avx2") ? PAIR_AVX2 : PAIR_NONE;
+    return ok && w >= 8 && emu_cpu_isa() >= EMU_ISA_AVX2 ? PAIR_AVX2 : PAIR_NONE;
 #else
     (void)w;
     return PAIR_NONE;

@@ -157,7 +157,7 @@ EMU_HOT static void w_pass(float *restrict dst, const float *restrict src, const
         const int64_t a = m->period ? m->o0 : out_w, b = m->period ? m->o0 + m->period * m->runs : out_w;
         int64_t o = 0;
 #ifdef HAVE_AVX2_GATHER
-        if (__builtin_cpu_supports("avx2"))
+        if (emu_cpu_isa() >= EMU_ISA_AVX2)
             o = w_pass_gather_avx2(dst, src, lo, hi, wl, wh, a);
 #endif
         for (; o < a; o++)
@@ -368,7 +368,7 @@ int upsample_linear_fast_forward(const emu_view *in, const emu_view *out, const 
 #ifdef HAVE_AVX2_GATHER
     /* Beyond 32 MiB the output cannot stay in any cache: stream it (the threads' end of work fences the stores). */
     x.stream = emu_rows_stream(&x.o, p->axis[UPSAMPLE_W].out * x.vec, x.o_sd, emu_view_numel(out) * 4) &&
-               __builtin_cpu_supports("avx2");
+               emu_cpu_isa() >= EMU_ISA_AVX2;
 #endif
     const int64_t planes = p->nhwc ? p->n : p->n * p->c, tasks = planes * (volume ? ad->out : ah->out);
     if (!map_build(&x.mh, p, UPSAMPLE_H) || !map_build(&x.mw, p, UPSAMPLE_W) ||

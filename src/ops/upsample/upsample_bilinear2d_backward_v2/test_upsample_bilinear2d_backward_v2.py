@@ -125,6 +125,45 @@ def test_x2_upscale_rows_of_one_weight_each(rng, w, dtype):
             np.testing.assert_array_equal(out, run_nchw(g32, (h, w), False, sh, sw).astype(dtype))
 
 
+X2_BITS_SCRIPT = """
+import hashlib, numpy as np, aclnn_emu as ae
+dts = [np.float32, np.float16]
+try:
+    import ml_dtypes
+    dts.append(ml_dtypes.bfloat16)
+except ImportError:
+    pass
+h, rng = hashlib.sha256(), np.random.default_rng(5)
+for dt in dts:
+    for w in (9, 18, 40, 61, 100):
+        for oh, ow, h_in, sw in [(12, 2 * w, 6, 0.0), (11, 2 * w + 1, 6, 0.0), (12, 2 * w, 6, 1.9), (3, 2 * w, 2, 0.0)]:
+            g = rng.standard_normal((2, 2, oh, ow)).astype(dt)
+            out = ae.upsample_bilinear2d_backward_v2(g, (oh, ow), (2, 2, h_in, w), False, 0.0, sw)
+            h.update(np.ascontiguousarray(out).view(np.uint8).tobytes())
+    g3 = rng.standard_normal((1, 2, 6, 10, 44)).astype(dt)
+    h.update(ae.upsample_trilinear3d_backward(g3, (6, 10, 44), (1, 2, 3, 5, 22)).view(np.uint8).tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_x2_pass_gives_the_same_bits_on_every_instruction_set(tmp_path):
+    """The x2 pass and the half-type conversions have AVX-512, AVX2 and plain paths (the CPU picks one;
+    ACLNN_EMU_MAX_CPU_ISA caps it): on the paths this machine has, the same bits."""
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "x2_bits.py"
+    script.write_text(X2_BITS_SCRIPT)
+    digests = {}
+    for isa in ("", "avx2", "baseline"):
+        env = dict(os.environ, ACLNN_EMU_MAX_CPU_ISA=isa)
+        r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+        assert r.returncode == 0, r.stderr
+        digests[isa or "cpu"] = r.stdout.strip()
+    assert len(set(digests.values())) == 1, digests
+
+
 def test_x2_upscale_of_negative_zeros_is_positive_zero():
     # Every sum starts from +0.0 (CANN's accumulators start at zero): -0.0 gradients give +0.0, on the fused
     # x2 pass as at the row ends.
