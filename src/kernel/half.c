@@ -115,6 +115,19 @@ __attribute__((target("avx,f16c"))) static bool narrow_f16c_finite(uint16_t *dst
     }
     return finite;
 }
+
+__attribute__((target("avx512f"))) static bool narrow_avx512_finite(uint16_t *dst, const float *src, int64_t n)
+{
+    const __m512i exp = _mm512_set1_epi32(0x7f800000);
+    __mmask16 bad = 0;
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m512 v = _mm512_loadu_ps(src + i);
+        bad |= _mm512_cmpeq_epi32_mask(_mm512_and_si512(_mm512_castps_si512(v), exp), exp);
+        _mm256_storeu_si256((__m256i *)(dst + i), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+    }
+    return narrow_f16c_finite(dst + i, src + i, n - i) && !bad;
+}
 #endif
 
 void emu_f16_row_to_f32(float *dst, const uint16_t *src, int64_t n)
@@ -139,6 +152,8 @@ bool emu_f32_row_to_f16_finite(uint16_t *dst, const float *src, int64_t n)
 {
     pthread_once(&cpu_once, read_cpu);
 #ifdef HAVE_F16C_PATH
+    if (use_avx512)
+        return narrow_avx512_finite(dst, src, n);
     if (use_f16c)
         return narrow_f16c_finite(dst, src, n);
 #endif

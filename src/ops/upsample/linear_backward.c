@@ -851,56 +851,122 @@ EMU_HOT_INLINE const float *d_source(const void *ctx, int64_t k, float *w)
     return grad_row(r->x, r->sc, r->g_off + od * r->x->g_sd + r->oh * r->x->g.s.h, od, r->oh);
 }
 
+/* Output row y + ahead will read rows that no earlier one did: ask for them now, spread over this row's H sum
+ * and W pass, so the loads overlap its arithmetic instead of stalling it. The last lines (3/4, at most a burst)
+ * go before the W pass (w_feed), which asks nothing of memory: U1 6.8 -> 6.2 ms. With the two passes in one
+ * (paired: pair_pass) the lines are spread evenly over it. Short rows only (NCHW): long ones (NHWC's, W * C
+ * long) are streams the hardware prefetcher follows, and fetching whole rows ahead would evict the rows being
+ * summed. (3 axes: the D pass reads gradOut, see volume_slice.) Returns the feed for the H sum, or NULL. */
+EMU_HOT_INLINE line_feed *row_feed(const upsample_ctx *x, int64_t g_plane, int64_t y, bool paired, line_feed *feed,
+                                   line_feed *w_feed)
+{
+    const upsample_plan *p = x->p;
+    const int64_t len = p->axis[UPSAMPLE_W].out * x->vec, h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
+    *w_feed = (line_feed){0};
+    if (p->axes != 2 || !x->g.contiguous || y + x->ahead >= h || len * (int64_t)x->item > PREFETCH_MAX_BYTES)
+        return NULL;
+    const int64_t ahead = y + x->ahead;
+    const int64_t before = x->th.first[ahead - 1] + x->th.count[ahead - 1];
+    const int64_t end = x->th.first[ahead] + x->th.count[ahead];
+    const int64_t from = before > x->th.first[ahead] ? before : x->th.first[ahead];
+    if (from >= end)
+        return NULL;
+    /* One range where the rows follow one another, else one per row. */
+    const char *row = x->g.base + (size_t)(g_plane + from * x->g.s.h) * x->item;
+    const bool packed = x->g.s.h == len;
+    const uintptr_t start = (uintptr_t)row & ~(uintptr_t)63;
+    const uintptr_t stop = (uintptr_t)row + (size_t)((packed ? end - from : 1) * len) * x->item;
+    const int64_t streams = packed ? 1 : end - from, lines = (int64_t)((stop - start + 63) / 64);
+    const uintptr_t stride = packed ? 0 : (size_t)x->g.s.h * x->item;
+    if (paired) {
+        const int64_t feeds = w / PAIR_FEED_OUTPUTS > 0 ? w / PAIR_FEED_OUTPUTS : 1;
+        *feed = (line_feed){start, stop, stride, streams, (lines + feeds - 1) / feeds};
+        return feed;
+    }
+    const int64_t burst = PREFETCH_BURST_LINES / streams, tail = lines * 3 / 4 < burst ? lines * 3 / 4 : burst;
+    const uintptr_t split = start + (uintptr_t)(lines - tail) * 64;
+    *feed = feed_start((const char *)start, (const char *)split, stride, streams, (x->th.count[y] + 3) / 4, len);
+    *w_feed = (line_feed){split, stop, stride, streams, tail};
+    return feed;
+}
+
+/* Output row o_row leaves the row buffer (sc->res; dst when out is float32 in place) for out. A non-finite
+ * gradOut value reaches both the H-reduced row and some output row (Inf times any weight is non-finite), so
+ * rows tell without another pass over gradOut: the streamed copy and the half-type stores check what they
+ * move, else the shorter of the two rows is checked in L1. */
+EMU_HOT_INLINE void row_out(const upsample_ctx *x, upsample_scratch *sc, const float *dst, int64_t o_row)
+{
+    const upsample_plan *p = x->p;
+    const int64_t vec = x->vec, ow = p->axis[UPSAMPLE_W].out, w = p->axis[UPSAMPLE_W].in;
+    bool finite;
+    if (x->o.direct && x->stream) {
+        finite = emu_copy_f32_finite((float *)x->o.base + o_row, sc->res, w * vec);
+    } else if (!x->o.direct && ow >= w) {
+        finite = emu_store_row_finite(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->o.s.w,
+                                      x->o.lane);
+    } else {
+        finite = emu_row_finite(ow < w ? sc->acc : dst, (ow < w ? ow : w) * vec);
+        if (!x->o.direct)
+            emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->o.s.w, x->o.lane);
+    }
+    if (!finite) {
+#pragma omp atomic write
+        ((upsample_ctx *)x)->nonfinite = 1;
+    }
+}
+
+/* Row y's plane offset in gradOut and its element offset in out. */
+EMU_HOT_INLINE void row_offsets(const upsample_ctx *x, int64_t plane, int64_t z, int64_t y, int64_t *g_plane,
+                                int64_t *o_row)
+{
+    const upsample_plan *p = x->p;
+    const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
+    *g_plane = n * x->g.s.n + c * x->g.s.c;
+    *o_row = n * x->o.s.n + c * x->o.s.c + z * x->o_sd + y * x->o.s.h;
+}
+
+/* Output row y when its W pass is pair_pass's (x->pair; 1 to 4 sources along H): the H and W sums in one pass
+ * over the run, the row's ends from acc. Apart from upsample_row, whose other paths would share the
+ * instruction cache with it. */
+EMU_HOT static void pair_row(const upsample_ctx *x, upsample_scratch *sc, int64_t plane, int64_t z, int64_t y)
+{
+    const upsample_plan *p = x->p;
+    const int64_t len = p->axis[UPSAMPLE_W].out, h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
+    const int64_t count = x->th.count[y];
+    int64_t g_plane, o_row;
+    row_offsets(x, plane, z, y, &g_plane, &o_row);
+    line_feed feed, w_feed;
+    line_feed *f = row_feed(x, g_plane, y, true, &feed, &w_feed);
+    const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt, .in = h,
+                           .idx = y};
+    const float *rows[4];
+    float hw[4];
+    for (int64_t k = 0; k < count; k++)
+        rows[k] = h_source(&hs, k, &hw[k]);
+    float *dst = x->o.direct && !x->stream ? (float *)x->o.base + o_row : sc->res;
+    pair_pass(x->pair, dst, sc->acc, rows, hw, count, len, &x->tw, w, x->pair_mask, f);
+    gather_w(dst, sc->acc, x->tw.first, x->tw.wt, w, x->tw.taps, 0, x->tw.x0);
+    gather_w(dst, sc->acc, x->tw.first, x->tw.wt, w, x->tw.taps, x->tw.x1, w);
+    row_out(x, sc, dst, o_row);
+}
+
 /* One output row y of plane `plane` (slice z with 3 axes, whose D-reduced slice is in sc->slice). */
 EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, int64_t plane, int64_t z, int64_t y)
 {
     const upsample_plan *p = x->p;
     const int64_t vec = x->vec, ow = p->axis[UPSAMPLE_W].out, len = ow * vec;
     const int64_t h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
-    const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
-    const int64_t g_plane = n * x->g.s.n + c * x->g.s.c;
-    const int64_t o_row = n * x->o.s.n + c * x->o.s.c + z * x->o_sd + y * x->o.s.h;
-
-    /* Output row y + ahead will read rows that no earlier one did: ask
-     * for them now, spread over this row's H sum and W pass, so the loads
-     * overlap its arithmetic instead of stalling it. The last lines (3/4,
-     * at most a burst) go before the W pass, which asks nothing of memory:
-     * U1 6.8 -> 6.2 ms. Short rows only (NCHW): long ones (NHWC's, W * C
-     * long) are streams the hardware prefetcher follows, and fetching
-     * whole rows ahead would evict the rows being summed. (3 axes: the D
-     * pass reads gradOut, see volume_slice.) */
     const int64_t count = x->th.count[y];
-    const float *rows[4];
-    float hw[4];
     /* A row with one source of weight 1 (a 1-D upsample's H) is read in place, see step 1. */
     const bool in_place = vec == 1 && x->tw.stride && ow >= w && count == 1 && x->th.wt[y] == 1.0f;
-    const bool paired = x->pair != PAIR_NONE && !in_place && count >= 1 && count <= 4;
-    line_feed feed, w_feed = {0}, *f = NULL;
-    if (p->axes == 2 && x->g.contiguous && y + x->ahead < h && len * (int64_t)x->item <= PREFETCH_MAX_BYTES) {
-        const int64_t ahead = y + x->ahead;
-        const int64_t before = x->th.first[ahead - 1] + x->th.count[ahead - 1];
-        const int64_t end = x->th.first[ahead] + x->th.count[ahead];
-        const int64_t from = before > x->th.first[ahead] ? before : x->th.first[ahead];
-        if (from < end) { /* one range where the rows follow one another, else one per row */
-            const char *row = x->g.base + (size_t)(g_plane + from * x->g.s.h) * x->item;
-            const bool packed = x->g.s.h == len;
-            const uintptr_t start = (uintptr_t)row & ~(uintptr_t)63;
-            const uintptr_t stop = (uintptr_t)row + (size_t)((packed ? end - from : 1) * len) * x->item;
-            const int64_t streams = packed ? 1 : end - from, lines = (int64_t)((stop - start + 63) / 64);
-            const int64_t burst = PREFETCH_BURST_LINES / streams, tail = lines * 3 / 4 < burst ? lines * 3 / 4 : burst;
-            const uintptr_t split = start + (uintptr_t)(lines - tail) * 64;
-            const uintptr_t stride = packed ? 0 : (size_t)x->g.s.h * x->item;
-            if (paired) { /* H and W sums in one pass: the lines spread evenly over it (pair_pass) */
-                const int64_t feeds = w / PAIR_FEED_OUTPUTS > 0 ? w / PAIR_FEED_OUTPUTS : 1;
-                feed = (line_feed){start, stop, stride, streams, (lines + feeds - 1) / feeds};
-            } else {
-                feed = feed_start((const char *)start, (const char *)split, stride, streams, (x->th.count[y] + 3) / 4,
-                                  len);
-                w_feed = (line_feed){split, stop, stride, streams, tail};
-            }
-            f = &feed;
-        }
+    if (x->pair != PAIR_NONE && !in_place && count >= 1 && count <= 4) {
+        pair_row(x, sc, plane, z, y);
+        return;
     }
+    int64_t g_plane, o_row;
+    row_offsets(x, plane, z, y, &g_plane, &o_row);
+    line_feed feed, w_feed;
+    line_feed *f = row_feed(x, g_plane, y, false, &feed, &w_feed);
 
     /* 1. Reduce along H: acc = sum of the rows that reach input row y. A row with one source of weight 1
      * (a 1-D upsample's H) is that source: the polyphase split reads it in place, and acc gets only the
@@ -909,10 +975,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt, .in = h,
                            .idx = y};
     const float *summed = sc->acc;
-    if (paired) { /* the H sum happens in the W pass */
-        for (int64_t k = 0; k < count; k++)
-            rows[k] = h_source(&hs, k, &hw[k]);
-    } else if (in_place) {
+    if (in_place) {
         float unit;
         summed = h_source(&hs, 0, &unit);
         const int64_t head = x->tw.head_end < len ? x->tw.head_end : len;
@@ -921,7 +984,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
             memcpy(sc->acc + x->tw.tail_start, summed + x->tw.tail_start,
                    (size_t)(len - x->tw.tail_start) * sizeof(float));
     } else {
-        reduce_rows(sc, sc->acc, x->th.count[y], len, h_source, &hs, f);
+        reduce_rows(sc, sc->acc, count, len, h_source, &hs, f);
     }
 
     feed_lines(&w_feed);
@@ -929,11 +992,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     float *dst = x->o.direct && !x->stream ? (float *)x->o.base + o_row : sc->res;
     const int64_t wt = x->tw.taps;
     const float *acc = sc->acc;
-    if (paired) { /* the run and acc's columns, then the ends from acc */
-        pair_pass(x->pair, dst, sc->acc, rows, hw, count, len, &x->tw, w, x->pair_mask, f);
-        gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, 0, x->tw.x0);
-        gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, x->tw.x1, w);
-    } else if (vec == 1 && x->tw.stride) {
+    if (vec == 1 && x->tw.stride) {
         gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, 0, x->tw.x0);
         gather_w_polyphase(dst, summed, len, summed != sc->acc, &x->tw, w, sc->phases);
         gather_w(dst, acc, x->tw.first, x->tw.wt, w, wt, x->tw.x1, w);
@@ -965,25 +1024,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
             }
         }
     }
-    /* A non-finite gradOut value reaches both the H-reduced row and some
-     * output row (Inf times any weight is non-finite), so rows tell without
-     * another pass over gradOut: the streamed copy checks what it moves,
-     * else the shorter of the two rows is checked in L1. */
-    bool finite;
-    if (x->o.direct && x->stream) {
-        finite = emu_copy_f32_finite((float *)x->o.base + o_row, sc->res, w * vec);
-    } else if (!x->o.direct && ow >= w) {
-        finite = emu_store_row_finite(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->o.s.w,
-                                      x->o.lane);
-    } else {
-        finite = emu_row_finite(ow < w ? sc->acc : dst, (ow < w ? ow : w) * vec);
-        if (!x->o.direct)
-            emu_store_row(x->o.base + (size_t)o_row * x->item, x->dt, sc->res, w, vec, x->o.s.w, x->o.lane);
-    }
-    if (!finite) {
-#pragma omp atomic write
-        ((upsample_ctx *)x)->nonfinite = 1;
-    }
+    row_out(x, sc, dst, o_row);
 }
 
 /* How many of slice z's D taps the slice before it (z - 1 of the same plane) read too: they are in cache,
