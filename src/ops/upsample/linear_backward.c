@@ -627,6 +627,17 @@ static inline float pair_hsum_at(const float *const *rows, const float *hw, int6
 /* An x2 upscale's interior rows (align_corners false): four rows, the taps at d = -1 .. 2, one weight each. */
 #define PAIR_X2_MASK 0x1eu
 
+/* pair_pass's plan, made once a call (pair_taps): the instruction set (a pair_isa; PAIR_NONE: W passes are
+ * not pair_pass's), the live taps' column offsets (mask: bit d + 2 for column 2x + d) and weights. */
+typedef struct pair_plan {
+    int isa;
+    unsigned mask;
+    bool uniform; /* one weight a tap along the run: c */
+    int64_t live;
+    const float *wk[5]; /* live tap i's weights, indexed by x */
+    float c[5];
+} pair_plan;
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(ACLNN_EMU_NO_CLONES)
 #include <immintrin.h>
 #define HAVE_PAIR_PASS 1
@@ -699,50 +710,51 @@ __attribute__((target("avx512f"), always_inline)) static inline __m512 pair_prev
 #include "pair_pass.inc" /* it undefines the PAIR_ names above */
 #endif
 
-/* pair_pass's instruction set: what the CPU runs (PAIR_NONE: the pass is not used). */
-enum { PAIR_NONE, PAIR_AVX2, PAIR_AVX512 };
+/* pair_pass's instruction sets. */
+enum pair_isa { PAIR_NONE, PAIR_AVX2, PAIR_AVX512 };
 
-/* The fused pass over one input row with instruction set isa: dst[0, w) (the run's outputs; gather_w then
- * writes the ends) and acc's columns, which the ends read. */
-static void pair_pass(int isa, float *restrict dst, float *acc, const float *const *rows, const float *hw, int64_t m,
-                      int64_t len, const axis_taps *t, int64_t w, unsigned mask, line_feed *f)
+/* The fused pass over one input row (pp: the plan): dst[0, w) (the run's outputs; gather_w then writes the
+ * ends) and acc's columns, which the ends read. */
+static void pair_pass(const pair_plan *pp, float *restrict dst, float *acc, const float *const *rows, const float *hw,
+                      int64_t m, int64_t len, int64_t w, line_feed *f)
 {
 #ifdef HAVE_PAIR_PASS
-    const bool x2 = m == 4 && mask == PAIR_X2_MASK && t->uniform;
-    if (isa == PAIR_AVX512 && x2)
-        pair_pass_x2_avx512(dst, acc, rows, hw, len, t, w, f);
-    else if (isa == PAIR_AVX512)
-        pair_pass_any_avx512(dst, acc, rows, hw, m, len, t, w, mask, f);
+    const bool x2 = m == 4 && pp->mask == PAIR_X2_MASK && pp->uniform;
+    if (pp->isa == PAIR_AVX512 && x2)
+        pair_pass_x2_avx512(dst, acc, rows, hw, len, pp, w, f);
+    else if (pp->isa == PAIR_AVX512)
+        pair_pass_any_avx512(dst, acc, rows, hw, m, len, pp, w, f);
     else if (x2)
-        pair_pass_x2_avx2(dst, acc, rows, hw, len, t, w, f);
+        pair_pass_x2_avx2(dst, acc, rows, hw, len, pp, w, f);
     else
-        pair_pass_any_avx2(dst, acc, rows, hw, m, len, t, w, mask, f);
+        pair_pass_any_avx2(dst, acc, rows, hw, m, len, pp, w, f);
     for (int64_t c = 2 * w; c < len; c++)
         acc[c] = pair_hsum_at(rows, hw, m, len, c);
 #else
-    (void)isa, (void)dst, (void)acc, (void)rows, (void)hw, (void)m, (void)len, (void)t, (void)w, (void)mask, (void)f;
+    (void)pp, (void)dst, (void)acc, (void)rows, (void)hw, (void)m, (void)len, (void)w, (void)f;
 #endif
 }
 
-/* The instruction set pair_pass runs t's W pass with on this CPU, PAIR_NONE when it cannot: mask gets bit
- * d + 2 of each live tap's column offset d. A row must hold a block (AVX2's eight outputs, AVX-512's sixteen). */
-static int pair_taps(const axis_taps *t, int64_t w, unsigned *mask)
+/* pair_pass's plan for W taps t on rows of w outputs on this CPU; isa PAIR_NONE when the pass cannot take them.
+ * A row must hold a block (AVX2's eight outputs, AVX-512's sixteen). */
+static pair_plan pair_taps(const axis_taps *t, int64_t w)
 {
+    pair_plan pp = {.isa = PAIR_NONE, .uniform = t->uniform, .live = t->live};
     bool ok = t->stride == 2 && t->live >= 1 && t->live <= 5;
-    *mask = 0;
     for (int64_t i = 0; ok && i < t->live; i++) {
         const int64_t d = t->shift + t->live_tap[i];
         ok = d >= -2 && d <= 3;
-        *mask |= ok ? 1u << (d + 2) : 0;
+        pp.mask |= ok ? 1u << (d + 2) : 0;
+        pp.wk[i] = t->wt + t->live_tap[i] * w;
+        pp.c[i] = pp.wk[i][t->x0];
     }
 #ifdef HAVE_PAIR_PASS
     if (ok && w >= 16 && emu_cpu_isa() >= EMU_ISA_AVX512)
-        return PAIR_AVX512;
-    return ok && w >= 8 && emu_cpu_isa() >= EMU_ISA_AVX2 ? PAIR_AVX2 : PAIR_NONE;
-#else
-    (void)w;
-    return PAIR_NONE;
+        pp.isa = PAIR_AVX512;
+    else if (ok && w >= 8 && emu_cpu_isa() >= EMU_ISA_AVX2)
+        pp.isa = PAIR_AVX2;
 #endif
+    return pp;
 }
 
 typedef struct upsample_ctx {
@@ -761,8 +773,7 @@ typedef struct upsample_ctx {
     int64_t vec;
     const float *f16; /* float16 -> float32 table */
     int nonfinite;    /* a row came out NaN or infinite: gradOut holds such values (see cube.c) */
-    int pair;           /* the W pass is pair_pass's with this instruction set (for rows of 1 to 4 sources along H) */
-    unsigned pair_mask; /* ... its live taps' columns (pair_taps) */
+    pair_plan pair;   /* the W pass is pair_pass's unless pair.isa is PAIR_NONE (for rows of 1 to 4 sources) */
 } upsample_ctx;
 
 /* Per-thread scratch: converted gradOut rows, the (D and) H-reduced row, the output row. */
@@ -778,6 +789,10 @@ typedef struct upsample_scratch {
     float *slice; /* 3 axes: the D-reduced gradOut slice, out_h rows of out_w * vec (after the slots in rows) */
     int64_t fed_task;   /* 3 axes: the task whose fresh slices this thread asked for up to fed_next, else -1 */
     uintptr_t fed_next;
+    /* The plane of the last row (-1: none yet) and its offsets: a thread's rows come in runs of one plane, and
+     * finding n and c from a plane index divides (tens of cycles a row, a tenth of a short row's set-up). */
+    int64_t plane, g_plane, o_plane;
+    int64_t task, task_plane, task_y; /* 2 axes: the last task (-1: none yet), as (plane, y) */
 } upsample_scratch;
 
 /* gradOut row oh of slice od (at element offset off) as float32: in place when it already is, else
@@ -915,14 +930,19 @@ EMU_HOT_INLINE void row_out(const upsample_ctx *x, upsample_scratch *sc, const f
     }
 }
 
-/* Row y's plane offset in gradOut and its element offset in out. */
-EMU_HOT_INLINE void row_offsets(const upsample_ctx *x, int64_t plane, int64_t z, int64_t y, int64_t *g_plane,
-                                int64_t *o_row)
+/* Row y's plane offset in gradOut and its element offset in out (the plane's offsets kept in sc). */
+EMU_HOT_INLINE void row_offsets(const upsample_ctx *x, upsample_scratch *sc, int64_t plane, int64_t z, int64_t y,
+                                int64_t *g_plane, int64_t *o_row)
 {
-    const upsample_plan *p = x->p;
-    const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
-    *g_plane = n * x->g.s.n + c * x->g.s.c;
-    *o_row = n * x->o.s.n + c * x->o.s.c + z * x->o_sd + y * x->o.s.h;
+    if (plane != sc->plane) {
+        const upsample_plan *p = x->p;
+        const int64_t n = p->nhwc ? plane : plane / p->c, c = p->nhwc ? 0 : plane % p->c;
+        sc->plane = plane;
+        sc->g_plane = n * x->g.s.n + c * x->g.s.c;
+        sc->o_plane = n * x->o.s.n + c * x->o.s.c;
+    }
+    *g_plane = sc->g_plane;
+    *o_row = sc->o_plane + z * x->o_sd + y * x->o.s.h;
 }
 
 /* Output row y when its W pass is pair_pass's (x->pair; 1 to 4 sources along H): the H and W sums in one pass
@@ -934,7 +954,7 @@ EMU_HOT static void pair_row(const upsample_ctx *x, upsample_scratch *sc, int64_
     const int64_t len = p->axis[UPSAMPLE_W].out, h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
     const int64_t count = x->th.count[y];
     int64_t g_plane, o_row;
-    row_offsets(x, plane, z, y, &g_plane, &o_row);
+    row_offsets(x, sc, plane, z, y, &g_plane, &o_row);
     line_feed feed, w_feed;
     line_feed *f = row_feed(x, g_plane, y, true, &feed, &w_feed);
     const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt, .in = h,
@@ -944,7 +964,7 @@ EMU_HOT static void pair_row(const upsample_ctx *x, upsample_scratch *sc, int64_
     for (int64_t k = 0; k < count; k++)
         rows[k] = h_source(&hs, k, &hw[k]);
     float *dst = x->o.direct && !x->stream ? (float *)x->o.base + o_row : sc->res;
-    pair_pass(x->pair, dst, sc->acc, rows, hw, count, len, &x->tw, w, x->pair_mask, f);
+    pair_pass(&x->pair, dst, sc->acc, rows, hw, count, len, w, f);
     gather_w(dst, sc->acc, x->tw.first, x->tw.wt, w, x->tw.taps, 0, x->tw.x0);
     gather_w(dst, sc->acc, x->tw.first, x->tw.wt, w, x->tw.taps, x->tw.x1, w);
     row_out(x, sc, dst, o_row);
@@ -959,12 +979,12 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     const int64_t count = x->th.count[y];
     /* A row with one source of weight 1 (a 1-D upsample's H) is read in place, see step 1. */
     const bool in_place = vec == 1 && x->tw.stride && ow >= w && count == 1 && x->th.wt[y] == 1.0f;
-    if (x->pair != PAIR_NONE && !in_place && count >= 1 && count <= 4) {
+    if (x->pair.isa != PAIR_NONE && !in_place && count >= 1 && count <= 4) {
         pair_row(x, sc, plane, z, y);
         return;
     }
     int64_t g_plane, o_row;
-    row_offsets(x, plane, z, y, &g_plane, &o_row);
+    row_offsets(x, sc, plane, z, y, &g_plane, &o_row);
     line_feed feed, w_feed;
     line_feed *f = row_feed(x, g_plane, y, false, &feed, &w_feed);
 
@@ -1126,10 +1146,15 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
 static void upsample_task(const upsample_ctx *x, upsample_scratch *sc, int64_t t)
 {
     const int64_t h = x->p->axis[UPSAMPLE_H].in;
-    if (x->p->axes == 3)
+    if (x->p->axes == 3) {
         volume_slice(x, sc, t);
-    else
-        upsample_row(x, sc, t / h, 0, t % h);
+        return;
+    }
+    const bool next = t == sc->task + 1 && sc->task_y + 1 < h; /* the next row of a run: no division */
+    sc->task_plane = next ? sc->task_plane : t / h;
+    sc->task_y = next ? sc->task_y + 1 : t % h;
+    sc->task = t;
+    upsample_row(x, sc, sc->task_plane, 0, sc->task_y);
 }
 
 /* Slots for converted rows along H (hslots) and D: one combine uses at most MAX_ROWS rows, consecutive along
@@ -1212,6 +1237,8 @@ static int backward_team(void *arg)
     if (!missing) /* acc's tail past the row stays zero: padded taps and the polyphase split read it */
         memset(sc.acc, 0, team->sizes[3]);
     sc.fed_task = -1;
+    sc.plane = sc.task = sc.task_y = -1; /* task -1 is (plane 0, row -1): task 0 follows it */
+    sc.task_plane = 0;
     for (int64_t i = 0; !missing && i < sc.slots; i++)
         sc.tags[i] = -1;
     sc.slice = missing ? NULL : sc.rows + sc.slots * p->axis[UPSAMPLE_W].out * x->vec;
@@ -1247,9 +1274,8 @@ int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out,
     if (!taps_build(&x.th, p, UPSAMPLE_H) || !taps_build(&x.tw, p, UPSAMPLE_W) ||
         (p->axes == 3 && !taps_build(&x.td, p, UPSAMPLE_D)))
         return snprintf(msg, cap, "the interpolation weights were not booked"), EMU_KERNEL_ERR_INNER;
-    x.pair = x.vec == 1 && p->axis[UPSAMPLE_W].out >= p->axis[UPSAMPLE_W].in
-                 ? pair_taps(&x.tw, p->axis[UPSAMPLE_W].in, &x.pair_mask)
-                 : PAIR_NONE;
+    if (x.vec == 1 && p->axis[UPSAMPLE_W].out >= p->axis[UPSAMPLE_W].in)
+        x.pair = pair_taps(&x.tw, p->axis[UPSAMPLE_W].in);
     x.hslots = h_slots(x.th.taps);
     x.dslots = d_slots(p, p->axes == 3 ? x.td.taps : 1);
     size_t sizes[7];
