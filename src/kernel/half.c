@@ -231,7 +231,7 @@ __attribute__((target("avx512f"))) static bool bf16_narrow_avx512(uint16_t *rest
         const __m512i bits = _mm512_mask_blend_epi32(nan, rounded, _mm512_or_si512(top, quiet));
         _mm256_storeu_si256((__m256i *)(dst + i), _mm512_cvtepi32_epi16(bits));
     }
-    return (bf16_narrow(dst + i, src + i, n - i) & !bad);
+    return bf16_narrow(dst + i, src + i, n - i) && !bad; /* the tail is narrowed either way */
 }
 #endif
 

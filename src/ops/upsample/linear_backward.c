@@ -600,13 +600,14 @@ EMU_HOT static void gather_w_sub8(float *restrict dst, const float *restrict acc
 /* The x2 W pass fused with the H sum (NCHW): a polyphase run of stride 2 whose live taps each read the
  * H-summed column 2x + d, d in [-2, 3] (an x2 upscale's four: d = -1 .. 2), from at most four gradOut rows.
  * Summing a row into acc, splitting acc into its two phases and taking the taps from the phases were three
- * passes over L1 with their loads, stores and set-up; here each block of eight outputs sums its sixteen
- * columns in registers, splits them into the even and odd ones (E, O), shifts those by a lane with the
- * neighbouring blocks' for the taps at x - 1 and x + 1, and adds the taps: float16's U5 spent as long in that
- * arithmetic as its whole call may take at copy speed. The operations and their order are combine_span's and
- * polyphase_taps_body's, lane by lane, so the bits are theirs: the H sum's 0.0f start is left out (it turns a
- * -0.0 column into +0.0, which no W sum, each starting from 0.0f too, tells apart) and a W sum starts from
- * -0.0f, which adding its first tap to leaves that tap's bits. */
+ * passes over L1 with their loads, stores and set-up; here each block of N outputs (eight with AVX2, sixteen
+ * with AVX-512; pair_pass.inc) sums its 2N columns in registers, splits them into the even and odd ones,
+ * shifts those by a lane with the neighbouring blocks' for the taps at x - 1 and x + 1, and adds the taps:
+ * float16's U5 spent as long in that arithmetic as its whole call may take at copy speed. The operations and
+ * their order are combine_span's and polyphase_taps_body's, lane by lane, so the bits are theirs: the H sum's
+ * 0.0f start is left out (it turns a -0.0 column into +0.0, which no W sum, each starting from 0.0f too,
+ * tells apart), and a W sum adds its taps to +0.0f in order instead of adding +0.0f to their sum (the same
+ * bits: they differ only in a zero's sign, which the final +0.0f settles the same way). */
 
 /* pair_pass feeds its prefetches (line_feed) once every this many outputs. */
 #define PAIR_FEED_OUTPUTS 32
@@ -627,8 +628,8 @@ static inline float pair_hsum_at(const float *const *rows, const float *hw, int6
 /* An x2 upscale's interior rows (align_corners false): four rows, the taps at d = -1 .. 2, one weight each. */
 #define PAIR_X2_MASK 0x1eu
 
-/* pair_pass's plan, made once a call (pair_taps): the instruction set (a pair_isa; PAIR_NONE: W passes are
- * not pair_pass's), the live taps' column offsets (mask: bit d + 2 for column 2x + d) and weights. */
+/* pair_pass's plan, made once a call (pair_taps): the instruction set (enum pair_isa below; PAIR_NONE: W passes
+ * are not pair_pass's), the live taps' column offsets (mask: bit d + 2 for column 2x + d) and weights. */
 typedef struct pair_plan {
     int isa;
     unsigned mask;
