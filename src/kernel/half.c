@@ -78,15 +78,6 @@ __attribute__((target("avx,f16c"))) static void widen_f16c(float *dst, const uin
         dst[i] = emu_f16_to_f32(src[i]);
 }
 
-__attribute__((target("avx,f16c"))) static void narrow_f16c(uint16_t *dst, const float *src, int64_t n)
-{
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        _mm_storeu_si128((__m128i *)(dst + i), _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT));
-    for (; i < n; i++)
-        dst[i] = emu_f32_to_f16(src[i]);
-}
-
 /* AVX-512's conversions take sixteen values an instruction: float16 rows widen in half the instructions (a
  * float16 U5 row's two fresh gradOut rows, 512 values, 21 -> 19 ns on Zen 4, which runs them as two halves). */
 __attribute__((target("avx512f"))) static void widen_avx512(float *dst, const uint16_t *src, int64_t n)
@@ -97,7 +88,8 @@ __attribute__((target("avx512f"))) static void widen_avx512(float *dst, const ui
     widen_f16c(dst + i, src + i, n - i);
 }
 
-/* narrow_f16c, also telling whether every value was finite (an exponent field of all ones is Inf or NaN). */
+/* A float32 row narrowed to float16, telling whether every value was finite (an exponent field of all ones is
+ * Inf or NaN). */
 __attribute__((target("avx,f16c"))) static bool narrow_f16c_finite(uint16_t *dst, const float *src, int64_t n)
 {
     const __m256 exp = _mm256_castsi256_ps(_mm256_set1_epi32(0x7f800000));
@@ -157,21 +149,14 @@ bool emu_f32_row_to_f16_finite(uint16_t *dst, const float *src, int64_t n)
     if (use_f16c)
         return narrow_f16c_finite(dst, src, n);
 #endif
-    emu_f32_row_to_f16(dst, src, n);
+    for (int64_t i = 0; i < n; i++)
+        dst[i] = emu_f32_to_f16(src[i]);
     return emu_row_finite(src, n);
 }
 
 void emu_f32_row_to_f16(uint16_t *dst, const float *src, int64_t n)
 {
-    pthread_once(&cpu_once, read_cpu);
-#ifdef HAVE_F16C_PATH
-    if (use_f16c) {
-        narrow_f16c(dst, src, n);
-        return;
-    }
-#endif
-    for (int64_t i = 0; i < n; i++)
-        dst[i] = emu_f32_to_f16(src[i]);
+    (void)emu_f32_row_to_f16_finite(dst, src, n); /* the check costs a mask a vector: one loop for both */
 }
 
 /* bfloat16 is the top half of a float32: widening is a shift, narrowing a

@@ -100,21 +100,27 @@ ROWS(uint64_t, p->op == BINARY_MUL ? x * y : x + y * alpha_v)
 /* FLOAT16 rows in one pass, 8 lanes at a time: widen, the FLOAT operation rows_float does (a product, or
  * self + alpha * other, never fused), round to nearest even: the bits of the FLOAT-row path without its
  * three L1 rows (E1-add in float16: 1.4 ms through them on the AMD VM, compute-bound on one thread). */
+/* rows_f16c's elements [j0, j1) one by one (the same operation and rounding as its lanes). */
+static void rows_f16c_scalar(uint16_t *restrict o, const uint16_t *restrict a, const uint16_t *restrict b, int64_t j0,
+                             int64_t j1, int64_t la, int64_t lb, const binary_plan *p)
+{
+    for (int64_t j = j0; j < j1; j++) {
+        const float x = emu_f16_to_f32(a[j * la]), y = emu_f16_to_f32(b[j * lb]);
+        o[j] = emu_f32_to_f16(p->op == BINARY_MUL ? x * y : x + p->alpha_f * y);
+    }
+}
+
 __attribute__((target("avx2,f16c"))) static void rows_f16c(uint16_t *restrict o, const uint16_t *restrict a,
                                                            const uint16_t *restrict b, int64_t n, int64_t la,
                                                            int64_t lb, const binary_plan *p, bool stream)
 {
     const bool mul = p->op == BINARY_MUL;
-    const float alpha = p->alpha_f;
-    const __m256 va = _mm256_set1_ps(alpha), a0 = _mm256_set1_ps(emu_f16_to_f32(a[0]));
+    const __m256 va = _mm256_set1_ps(p->alpha_f), a0 = _mm256_set1_ps(emu_f16_to_f32(a[0]));
     const __m256 b0 = _mm256_set1_ps(emu_f16_to_f32(b[0]));
     /* Streaming stores need 16-byte aligned addresses: elements before the first one go one by one. */
     const int64_t head = stream ? (int64_t)((16 - ((uintptr_t)o & 15)) & 15) / 2 : 0;
-    int64_t j = 0;
-    for (; j < head && j < n; j++) {
-        const float x = emu_f16_to_f32(a[j * la]), y = emu_f16_to_f32(b[j * lb]);
-        o[j] = emu_f32_to_f16(mul ? x * y : x + alpha * y);
-    }
+    int64_t j = head < n ? head : n;
+    rows_f16c_scalar(o, a, b, 0, j, la, lb, p);
     for (; j + 8 <= n; j += 8) {
         const __m256 x = la ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(a + j))) : a0;
         const __m256 y = lb ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(b + j))) : b0;
@@ -125,10 +131,7 @@ __attribute__((target("avx2,f16c"))) static void rows_f16c(uint16_t *restrict o,
         else
             _mm_storeu_si128((__m128i *)(o + j), h);
     }
-    for (; j < n; j++) {
-        const float x = emu_f16_to_f32(a[j * la]), y = emu_f16_to_f32(b[j * lb]);
-        o[j] = emu_f32_to_f16(mul ? x * y : x + alpha * y);
-    }
+    rows_f16c_scalar(o, a, b, j, n, la, lb, p);
 }
 #endif
 
@@ -265,12 +268,11 @@ bool binary_fast(const emu_view *a, const emu_view *b, const emu_view *o, const 
     const int64_t len = w.dims[w.rank - 1], rows = emu_view_numel(o) / len;
     const int64_t per_row = (len + CHUNK - 1) / CHUNK, tasks = rows * per_row;
     const int threads = emu_view_numel(o) < 65536 ? 1 : p->threads;
-    const int64_t split = emu_dynamic_chunk(tasks, threads);
     const chunk_mode m = mode_of(o, p, &w);
-    (void)threads, (void)split; /* unused when built without OpenMP */
+    (void)threads; /* unused when built without OpenMP */
 #pragma omp parallel num_threads(threads)
     {
-#pragma omp for schedule(dynamic, split)
+#pragma omp for schedule(dynamic, emu_dynamic_chunk(tasks, threads))
         for (int64_t t = 0; t < tasks; t++) {
             const int64_t row = t / per_row, j0 = t % per_row * CHUNK;
             chunk(a, b, o, p, &w, row, j0, len - j0 < CHUNK ? len - j0 : CHUNK, m);

@@ -946,24 +946,18 @@ EMU_HOT_INLINE void row_offsets(const upsample_ctx *x, upsample_scratch *sc, int
     *o_row = sc->o_plane + z * x->o_sd + y * x->o.s.h;
 }
 
-/* Output row y when its W pass is pair_pass's (x->pair; 1 to 4 sources along H): the H and W sums in one pass
- * over the run, the row's ends from acc. Apart from upsample_row, whose other paths would share the
+/* Output row y when its W pass is pair_pass's (x->pair; 1 to 4 sources along H, hs): the H and W sums in one
+ * pass over the run, the row's ends from acc. Apart from upsample_row, whose other paths would share the
  * instruction cache with it. */
-EMU_HOT static void pair_row(const upsample_ctx *x, upsample_scratch *sc, int64_t plane, int64_t z, int64_t y)
+EMU_HOT static void pair_row(const upsample_ctx *x, upsample_scratch *sc, const row_source *hs, line_feed *f,
+                             int64_t y, int64_t o_row)
 {
     const upsample_plan *p = x->p;
-    const int64_t len = p->axis[UPSAMPLE_W].out, h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
-    const int64_t count = x->th.count[y];
-    int64_t g_plane, o_row;
-    row_offsets(x, sc, plane, z, y, &g_plane, &o_row);
-    line_feed feed, w_feed;
-    line_feed *f = row_feed(x, g_plane, y, true, &feed, &w_feed);
-    const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt, .in = h,
-                           .idx = y};
+    const int64_t len = p->axis[UPSAMPLE_W].out, w = p->axis[UPSAMPLE_W].in, count = x->th.count[y];
     const float *rows[4];
     float hw[4];
     for (int64_t k = 0; k < count; k++)
-        rows[k] = h_source(&hs, k, &hw[k]);
+        rows[k] = h_source(hs, k, &hw[k]);
     float *dst = x->o.direct && !x->stream ? (float *)x->o.base + o_row : sc->res;
     pair_pass(&x->pair, dst, sc->acc, rows, hw, count, len, w, f);
     gather_w(dst, sc->acc, x->tw.first, x->tw.wt, w, x->tw.taps, 0, x->tw.x0);
@@ -980,21 +974,22 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
     const int64_t count = x->th.count[y];
     /* A row with one source of weight 1 (a 1-D upsample's H) is read in place, see step 1. */
     const bool in_place = vec == 1 && x->tw.stride && ow >= w && count == 1 && x->th.wt[y] == 1.0f;
-    if (x->pair.isa != PAIR_NONE && !in_place && count >= 1 && count <= 4) {
-        pair_row(x, sc, plane, z, y);
-        return;
-    }
+    const bool paired = x->pair.isa != PAIR_NONE && !in_place && count >= 1 && count <= 4;
     int64_t g_plane, o_row;
     row_offsets(x, sc, plane, z, y, &g_plane, &o_row);
     line_feed feed, w_feed;
-    line_feed *f = row_feed(x, g_plane, y, false, &feed, &w_feed);
+    line_feed *f = row_feed(x, g_plane, y, paired, &feed, &w_feed);
+    const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt, .in = h,
+                           .idx = y};
+    if (paired) {
+        pair_row(x, sc, &hs, f, y, o_row);
+        return;
+    }
 
     /* 1. Reduce along H: acc = sum of the rows that reach input row y. A row with one source of weight 1
      * (a 1-D upsample's H) is that source: the polyphase split reads it in place, and acc gets only the
      * ends the W pass reads outside the split's stretch. (The H sum's 0.0f start only turns -0.0 into +0.0,
      * which the W sums, starting from 0.0f too, do anyway.) */
-    const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt, .in = h,
-                           .idx = y};
     const float *summed = sc->acc;
     if (in_place) {
         float unit;
@@ -1243,9 +1238,7 @@ static int backward_team(void *arg)
     for (int64_t i = 0; !missing && i < sc.slots; i++)
         sc.tags[i] = -1;
     sc.slice = missing ? NULL : sc.rows + sc.slots * p->axis[UPSAMPLE_W].out * x->vec;
-    const int64_t chunk = emu_dynamic_chunk(team->tasks, emu_team_size());
-    (void)chunk;
-#pragma omp for schedule(dynamic, chunk)
+#pragma omp for schedule(dynamic, emu_dynamic_chunk(team->tasks, emu_team_size()))
     for (int64_t t = 0; t < team->tasks; t++)
         if (!missing)
             upsample_task(x, &sc, t);

@@ -343,9 +343,7 @@ static int forward_team(void *arg)
         sc.slice[1] = emu_scratch_get(s, UPSAMPLE_SCRATCH_ROW + 5, slice);
         missing |= !sc.slice[0] || !sc.slice[1];
     }
-    const int64_t chunk = emu_dynamic_chunk(team->tasks, emu_team_size());
-    (void)chunk;
-#pragma omp for schedule(dynamic, chunk)
+#pragma omp for schedule(dynamic, emu_dynamic_chunk(team->tasks, emu_team_size()))
     for (int64_t t = 0; t < team->tasks; t++)
         if (!missing)
             (volume ? resize_slice : resize_row)(x, &sc, t);

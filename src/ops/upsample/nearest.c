@@ -66,9 +66,7 @@ static int nearest_team(void *arg)
     const size_t item = x->item;
     const bool dense = (size_t)ow_stride * item == x->width; /* an output row is ow * width bytes in a row */
     int64_t prev_r = -2, prev_io = 0, prev_oo = 0;
-    const int64_t chunk = emu_dynamic_chunk(x->rows, emu_team_size());
-    (void)chunk;
-#pragma omp for schedule(dynamic, chunk)
+#pragma omp for schedule(dynamic, emu_dynamic_chunk(x->rows, emu_team_size()))
     for (int64_t r = 0; r < x->rows; r++) {
         int64_t rest = r, io = 0, oo = 0;
         for (int a = 1; a < p->axes; a++) {

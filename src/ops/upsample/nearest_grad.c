@@ -136,9 +136,7 @@ int upsample_nearest_grad_fast(const emu_view *g, const emu_view *out, const ups
         float *acc = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW + 2, row_bytes);
         float *conv = emu_scratch_get(&p->scratch, UPSAMPLE_SCRATCH_ROW + 3, (size_t)ow * sizeof(float));
         missing |= !w || !hsum || !acc || !conv;
-        const int64_t chunk = emu_dynamic_chunk(rows, emu_team_size());
-        (void)chunk;
-#pragma omp for schedule(dynamic, chunk)
+#pragma omp for schedule(dynamic, emu_dynamic_chunk(rows, emu_team_size()))
         for (int64_t r = 0; r < rows; r++) {
             if (missing)
                 continue;

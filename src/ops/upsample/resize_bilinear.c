@@ -209,9 +209,7 @@ static int joint_team(void *arg)
     float *slot_lo[2] = {buf, buf + 2 * ow}, *slot_hi[2] = {buf + ow, buf + 3 * ow};
     row_pair expanded = {{-1, -1}, 0}, converted = {{-1, -1}, 0};
     int64_t i = 0, c = 0, n = 0, last = -2; /* row r is (n, c, i): divided once, then counted on */
-    const int64_t chunk = emu_dynamic_chunk(rows, emu_team_size());
-    (void)chunk;
-#pragma omp for schedule(dynamic, chunk)
+#pragma omp for schedule(dynamic, emu_dynamic_chunk(rows, emu_team_size()))
     for (int64_t r = 0; r < rows; r++) {
         if (r != last + 1) {
             i = r % oh, c = r / oh % p->c, n = r / oh / p->c;
@@ -274,9 +272,7 @@ static int joint_pixel_team(void *arg)
     if (!res)
         return 1;
     row_pair converted = {{-1, -1}, 0};
-    const int64_t chunk = emu_dynamic_chunk(p->n * oh, emu_team_size());
-    (void)chunk;
-#pragma omp for schedule(dynamic, chunk)
+#pragma omp for schedule(dynamic, emu_dynamic_chunk(p->n * oh, emu_team_size()))
     for (int64_t r = 0; r < p->n * oh; r++) {
         const int64_t n = r / oh, i = r % oh;
         const upsample_tap y = x->ty[i];
