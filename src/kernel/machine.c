@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "kernel.h"
@@ -107,10 +108,11 @@ static void read_isa(void)
     if (__builtin_cpu_supports("avx2"))
         best = __builtin_cpu_supports("avx512f") ? EMU_ISA_AVX512 : EMU_ISA_AVX2;
 #endif
+    /* Case as the user likes; "avx512" (or anything else) caps nothing: a cap can only lower the set. */
     const char *cap = getenv("ACLNN_EMU_MAX_CPU_ISA");
-    if (cap && strcmp(cap, "baseline") == 0)
+    if (cap && strcasecmp(cap, "baseline") == 0)
         best = EMU_ISA_BASELINE;
-    else if (cap && strcmp(cap, "avx2") == 0 && best > EMU_ISA_AVX2)
+    else if (cap && strcasecmp(cap, "avx2") == 0 && best > EMU_ISA_AVX2)
         best = EMU_ISA_AVX2;
     isa = best;
 }
