@@ -946,18 +946,23 @@ EMU_HOT_INLINE void row_offsets(const upsample_ctx *x, upsample_scratch *sc, int
     *o_row = sc->o_plane + z * x->o_sd + y * x->o.s.h;
 }
 
-/* Output row y when its W pass is pair_pass's (x->pair; 1 to 4 sources along H, hs): the H and W sums in one
- * pass over the run, the row's ends from acc. Apart from upsample_row, whose other paths would share the
- * instruction cache with it. */
-EMU_HOT static void pair_row(const upsample_ctx *x, upsample_scratch *sc, const row_source *hs, line_feed *f,
-                             int64_t y, int64_t o_row)
+/* Output row y when its W pass is pair_pass's (row_paired): the H and W sums in one pass over the run, the row's
+ * ends from acc. Apart from upsample_row, whose other paths would share the instruction cache with it and whose
+ * set-up (a large frame) a short row would pay. */
+EMU_HOT static void pair_row(const upsample_ctx *x, upsample_scratch *sc, int64_t plane, int64_t z, int64_t y)
 {
     const upsample_plan *p = x->p;
     const int64_t len = p->axis[UPSAMPLE_W].out, w = p->axis[UPSAMPLE_W].in, count = x->th.count[y];
+    int64_t g_plane, o_row;
+    row_offsets(x, sc, plane, z, y, &g_plane, &o_row);
+    line_feed feed, w_feed;
+    line_feed *f = row_feed(x, g_plane, y, true, &feed, &w_feed);
+    const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt,
+                           .in = p->axis[UPSAMPLE_H].in, .idx = y};
     const float *rows[4];
     float hw[4];
     for (int64_t k = 0; k < count; k++)
-        rows[k] = h_source(hs, k, &hw[k]);
+        rows[k] = h_source(&hs, k, &hw[k]);
     float *dst = x->o.direct && !x->stream ? (float *)x->o.base + o_row : sc->res;
     pair_pass(&x->pair, dst, sc->acc, rows, hw, count, len, w, f);
     gather_w(dst, sc->acc, x->tw.first, x->tw.wt, w, x->tw.taps, 0, x->tw.x0);
@@ -965,26 +970,35 @@ EMU_HOT static void pair_row(const upsample_ctx *x, upsample_scratch *sc, const 
     row_out(x, sc, dst, o_row);
 }
 
-/* One output row y of plane `plane` (slice z with 3 axes, whose D-reduced slice is in sc->slice). */
+/* A row with one source of weight 1 (a 1-D upsample's H) is read in place, see upsample_row's step 1. */
+EMU_HOT_INLINE bool row_in_place(const upsample_ctx *x, int64_t y)
+{
+    const upsample_plan *p = x->p;
+    return x->vec == 1 && x->tw.stride && p->axis[UPSAMPLE_W].out >= p->axis[UPSAMPLE_W].in && x->th.count[y] == 1 &&
+           x->th.wt[y] == 1.0f;
+}
+
+/* Row y's W pass is pair_pass's: the plan took the W taps and the row sums 1 to 4 sources. */
+EMU_HOT_INLINE bool row_paired(const upsample_ctx *x, int64_t y)
+{
+    return x->pair.isa != PAIR_NONE && x->th.count[y] >= 1 && x->th.count[y] <= 4 && !row_in_place(x, y);
+}
+
+/* One output row y of plane `plane` (slice z with 3 axes, whose D-reduced slice is in sc->slice) whose W pass is
+ * not pair_pass's. */
 EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, int64_t plane, int64_t z, int64_t y)
 {
     const upsample_plan *p = x->p;
     const int64_t vec = x->vec, ow = p->axis[UPSAMPLE_W].out, len = ow * vec;
     const int64_t h = p->axis[UPSAMPLE_H].in, w = p->axis[UPSAMPLE_W].in;
     const int64_t count = x->th.count[y];
-    /* A row with one source of weight 1 (a 1-D upsample's H) is read in place, see step 1. */
-    const bool in_place = vec == 1 && x->tw.stride && ow >= w && count == 1 && x->th.wt[y] == 1.0f;
-    const bool paired = x->pair.isa != PAIR_NONE && !in_place && count >= 1 && count <= 4;
+    const bool in_place = row_in_place(x, y);
     int64_t g_plane, o_row;
     row_offsets(x, sc, plane, z, y, &g_plane, &o_row);
     line_feed feed, w_feed;
-    line_feed *f = row_feed(x, g_plane, y, paired, &feed, &w_feed);
+    line_feed *f = row_feed(x, g_plane, y, false, &feed, &w_feed);
     const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt, .in = h,
                            .idx = y};
-    if (paired) {
-        pair_row(x, sc, &hs, f, y, o_row);
-        return;
-    }
 
     /* 1. Reduce along H: acc = sum of the rows that reach input row y. A row with one source of weight 1
      * (a 1-D upsample's H) is that source: the polyphase split reads it in place, and acc gets only the
@@ -1041,6 +1055,15 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
         }
     }
     row_out(x, sc, dst, o_row);
+}
+
+/* Output row y of plane `plane` (slice z with 3 axes). */
+EMU_HOT_INLINE void input_row(const upsample_ctx *x, upsample_scratch *sc, int64_t plane, int64_t z, int64_t y)
+{
+    if (row_paired(x, y))
+        pair_row(x, sc, plane, z, y);
+    else
+        upsample_row(x, sc, plane, z, y);
 }
 
 /* How many of slice z's D taps the slice before it (z - 1 of the same plane) read too: they are in cache,
@@ -1111,7 +1134,7 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
                 done = stop;
             }
             feed_lines_n(row_feed, per_row);
-            upsample_row(x, sc, plane, z, y);
+            input_row(x, sc, plane, z, y);
         }
         sc->fed_task = t + 1;
         sc->fed_next = next.next;
@@ -1135,7 +1158,7 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
         reduce_rows(sc, sc->slice + oh * len, x->td.count[z], len, d_source, &ds, NULL);
     }
     for (int64_t y = 0; y < p->axis[UPSAMPLE_H].in; y++)
-        upsample_row(x, sc, plane, z, y);
+        input_row(x, sc, plane, z, y);
 }
 
 /* One task: an input row (2 axes: (n, c, y), or (n, y) channels last) or an input slice (3 axes). */
@@ -1150,7 +1173,7 @@ static void upsample_task(const upsample_ctx *x, upsample_scratch *sc, int64_t t
     sc->task_plane = next ? sc->task_plane : t / h;
     sc->task_y = next ? sc->task_y + 1 : t % h;
     sc->task = t;
-    upsample_row(x, sc, sc->task_plane, 0, sc->task_y);
+    input_row(x, sc, sc->task_plane, 0, sc->task_y);
 }
 
 /* Slots for converted rows along H (hslots) and D: one combine uses at most MAX_ROWS rows, consecutive along
