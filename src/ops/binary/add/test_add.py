@@ -129,7 +129,8 @@ def test_bf16_sums_round_to_nearest_even_on_every_row_path(rng):
     a[7::19] = np.nan
     a, b = a.astype(BF16), b.astype(BF16)
     got = aclnn_emu.add(a, b)
-    want = (a.astype(F32) + b.astype(F32)).astype(BF16)
+    with np.errstate(over="ignore"):  # the overflow to Inf is one of the cases
+        want = (a.astype(F32) + b.astype(F32)).astype(BF16)
     assert np.isinf(want).any() and (np.abs(want.astype(F32)) < F32(2.0**-126)).any()
     nan = np.isnan(want.astype(F32))
     np.testing.assert_array_equal(np.isnan(got.astype(F32)), nan)
