@@ -12,23 +12,8 @@
 #include "kernel.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
 #include <immintrin.h>
 #define HAVE_F16C_PATH 1
-
-/* AVX and F16C in the CPU, and YMM state enabled by the OS. */
-static bool cpu_has_f16c(void)
-{
-    unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d))
-        return false;
-    if (!((c >> 27) & 1) || !((c >> 28) & 1) || !((c >> 29) & 1)) /* OSXSAVE, AVX, F16C */
-        return false;
-    unsigned lo, hi;
-    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    (void)hi;
-    return (lo & 6) == 6;
-}
 #endif
 
 /* The table is built on the first call that asks for it (a float16 tensor's kernel), not for every
@@ -46,7 +31,7 @@ static void build_table(void)
 static void read_cpu(void)
 {
 #ifdef HAVE_F16C_PATH
-    use_f16c = cpu_has_f16c() && emu_cpu_isa() >= EMU_ISA_AVX2;
+    use_f16c = emu_cpu_isa() >= EMU_ISA_AVX2; /* which includes F16C */
     use_avx512 = use_f16c && emu_cpu_isa() >= EMU_ISA_AVX512;
 #endif
 }

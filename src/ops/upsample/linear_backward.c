@@ -607,21 +607,33 @@ EMU_HOT static void gather_w_sub8(float *restrict dst, const float *restrict acc
  * their order are combine_span's and polyphase_taps_body's, lane by lane, so the bits are theirs: the H sum's
  * 0.0f start is left out (it turns a -0.0 column into +0.0, which no W sum, each starting from 0.0f too,
  * tells apart), and a W sum adds its taps to +0.0f in order instead of adding +0.0f to their sum (the same
- * bits: they differ only in a zero's sign, which the final +0.0f settles the same way). */
+ * bits: they differ only in a zero's sign, which the final +0.0f settles the same way). Float16 and bfloat16
+ * rows of an x2 upscale's interior are read in place and widened in the registers (pair_source). */
 
 /* pair_pass feeds its prefetches (line_feed) once every this many outputs. */
 #define PAIR_FEED_OUTPUTS 32
 
+/* The type of pair_pass's source rows: float32 (converted rows or gradOut's own), or float16 and bfloat16
+ * gradOut rows read in place. */
+enum pair_src { PAIR_SRC_F32, PAIR_SRC_F16, PAIR_SRC_BF16 };
+
 /* The H sum of column c of the m <= 4 rows (0.0f outside [0, len)): combine_span's lane, without its start. */
-static inline float pair_hsum_at(const float *const *rows, const float *hw, int64_t m, int64_t len, int64_t c)
+static inline float pair_hsum_at(const void *const *rows, int src, const float *hw, int64_t m, int64_t len, int64_t c)
 {
     if (c < 0 || c >= len)
         return 0.0f;
+    float v[4];
+    for (int64_t k = 0; k < m; k++) {
+        const uint16_t h = src == PAIR_SRC_F32 ? 0 : ((const uint16_t *)rows[k])[c];
+        v[k] = src == PAIR_SRC_F16    ? emu_f16_to_f32(h)
+               : src == PAIR_SRC_BF16 ? emu_bf16_to_f32(h)
+                                      : ((const float *)rows[k])[c];
+    }
     switch (m) {
-    case 1: return hw[0] * rows[0][c];
-    case 2: return hw[0] * rows[0][c] + hw[1] * rows[1][c];
-    case 3: return hw[0] * rows[0][c] + hw[1] * rows[1][c] + hw[2] * rows[2][c];
-    default: return hw[0] * rows[0][c] + hw[1] * rows[1][c] + (hw[2] * rows[2][c] + hw[3] * rows[3][c]);
+    case 1: return hw[0] * v[0];
+    case 2: return hw[0] * v[0] + hw[1] * v[1];
+    case 3: return hw[0] * v[0] + hw[1] * v[1] + hw[2] * v[2];
+    default: return hw[0] * v[0] + hw[1] * v[1] + (hw[2] * v[2] + hw[3] * v[3]);
     }
 }
 
@@ -645,7 +657,7 @@ typedef struct pair_plan {
 
 /* AVX2: eight outputs a block; the split is two in-lane shuffles and a lane swap each, the lane shifts a
  * 128-bit swap and a byte shift each. */
-#define PAIR_ISA "avx2"
+#define PAIR_ISA "avx2,f16c"
 #define PAIR_V __m256
 #define PAIR_N 8
 #define PAIR_FN(name) pair_##name##_avx2
@@ -654,6 +666,9 @@ typedef struct pair_plan {
 #define PAIR_SET1 _mm256_set1_ps
 #define PAIR_MUL _mm256_mul_ps
 #define PAIR_ADD _mm256_add_ps
+#define PAIR_LOAD_F16(p) _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(p)))
+#define PAIR_LOAD_BF16(p)                                                                                             \
+    _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(p))), 16))
 
 __attribute__((target("avx2"), always_inline)) static inline void pair_split_avx2(__m256 a, __m256 b, __m256 *e,
                                                                                   __m256 *o)
@@ -689,6 +704,9 @@ __attribute__((target("avx2"), always_inline)) static inline __m256 pair_prev_av
 #define PAIR_SET1 _mm512_set1_ps
 #define PAIR_MUL _mm512_mul_ps
 #define PAIR_ADD _mm512_add_ps
+#define PAIR_LOAD_F16(p) _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(p)))
+#define PAIR_LOAD_BF16(p)                                                                                             \
+    _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(p))), 16))
 
 __attribute__((target("avx512f"), always_inline)) static inline void pair_split_avx512(__m512 a, __m512 b, __m512 *e,
                                                                                       __m512 *o)
@@ -716,12 +734,16 @@ enum pair_isa { PAIR_NONE, PAIR_AVX2, PAIR_AVX512 };
 
 /* The fused pass over one input row (pp: the plan): dst[0, w) (the run's outputs; gather_w then writes the
  * ends) and acc's columns, which the ends read. */
-static void pair_pass(const pair_plan *pp, float *restrict dst, float *acc, const float *const *rows, const float *hw,
-                      int64_t m, int64_t len, int64_t w, line_feed *f)
+static void pair_pass(const pair_plan *pp, float *restrict dst, float *acc, const void *const *rows, int src,
+                      const float *hw, int64_t m, int64_t len, int64_t w, line_feed *f)
 {
 #ifdef HAVE_PAIR_PASS
     const bool x2 = m == 4 && pp->mask == PAIR_X2_MASK && pp->uniform;
-    if (pp->isa == PAIR_AVX512 && x2)
+    if (src != PAIR_SRC_F32) /* pair_source: x2 rows only */
+        (pp->isa == PAIR_AVX512 ? src == PAIR_SRC_F16 ? pair_pass_x2_f16_avx512 : pair_pass_x2_bf16_avx512
+         : src == PAIR_SRC_F16  ? pair_pass_x2_f16_avx2
+                                : pair_pass_x2_bf16_avx2)(dst, acc, rows, hw, len, pp, w, f);
+    else if (pp->isa == PAIR_AVX512 && x2)
         pair_pass_x2_avx512(dst, acc, rows, hw, len, pp, w, f);
     else if (pp->isa == PAIR_AVX512)
         pair_pass_any_avx512(dst, acc, rows, hw, m, len, pp, w, f);
@@ -730,9 +752,9 @@ static void pair_pass(const pair_plan *pp, float *restrict dst, float *acc, cons
     else
         pair_pass_any_avx2(dst, acc, rows, hw, m, len, pp, w, f);
     for (int64_t c = 2 * w; c < len; c++)
-        acc[c] = pair_hsum_at(rows, hw, m, len, c);
+        acc[c] = pair_hsum_at(rows, src, hw, m, len, c);
 #else
-    (void)pp, (void)dst, (void)acc, (void)rows, (void)hw, (void)m, (void)len, (void)w, (void)f;
+    (void)pp, (void)dst, (void)acc, (void)rows, (void)src, (void)hw, (void)m, (void)len, (void)w, (void)f;
 #endif
 }
 
@@ -775,6 +797,7 @@ typedef struct upsample_ctx {
     const float *f16; /* float16 -> float32 table */
     int nonfinite;    /* a row came out NaN or infinite: gradOut holds such values (see cube.c) */
     pair_plan pair;   /* the W pass is pair_pass's unless pair.isa is PAIR_NONE (for rows of 1 to 4 sources) */
+    int pair_src;     /* enum pair_src: pair_pass's x2 rows (four sources) read half-type gradOut rows in place */
 } upsample_ctx;
 
 /* Per-thread scratch: converted gradOut rows, the (D and) H-reduced row, the output row. */
@@ -959,12 +982,19 @@ EMU_HOT static void pair_row(const upsample_ctx *x, upsample_scratch *sc, int64_
     line_feed *f = row_feed(x, g_plane, y, true, &feed, &w_feed);
     const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt,
                            .in = p->axis[UPSAMPLE_H].in, .idx = y};
-    const float *rows[4];
+    const void *rows[4];
     float hw[4];
-    for (int64_t k = 0; k < count; k++)
-        rows[k] = h_source(&hs, k, &hw[k]);
+    const int src = count == 4 ? x->pair_src : PAIR_SRC_F32;
+    for (int64_t k = 0; k < count; k++) {
+        if (src != PAIR_SRC_F32) { /* in place */
+            rows[k] = x->g.base + (size_t)(g_plane + (hs.first + k) * x->g.s.h) * x->item;
+            hw[k] = x->th.wt[k * hs.in + y];
+        } else {
+            rows[k] = h_source(&hs, k, &hw[k]);
+        }
+    }
     float *dst = x->o.direct && !x->stream ? (float *)x->o.base + o_row : sc->res;
-    pair_pass(&x->pair, dst, sc->acc, rows, hw, count, len, w, f);
+    pair_pass(&x->pair, dst, sc->acc, rows, src, hw, count, len, w, f);
     gather_w(dst, sc->acc, x->tw.first, x->tw.wt, w, x->tw.taps, 0, x->tw.x0);
     gather_w(dst, sc->acc, x->tw.first, x->tw.wt, w, x->tw.taps, x->tw.x1, w);
     row_out(x, sc, dst, o_row);
@@ -976,6 +1006,16 @@ EMU_HOT_INLINE bool row_in_place(const upsample_ctx *x, int64_t y)
     const upsample_plan *p = x->p;
     return x->vec == 1 && x->tw.stride && p->axis[UPSAMPLE_W].out >= p->axis[UPSAMPLE_W].in && x->th.count[y] == 1 &&
            x->th.wt[y] == 1.0f;
+}
+
+/* pair_pass's x2 rows read float16 or bfloat16 gradOut rows in place when they are contiguous (2 axes; 3 axes sum
+ * D first). */
+static int pair_source(const upsample_ctx *x, const upsample_plan *p)
+{
+    const bool x2 = x->pair.isa != PAIR_NONE && x->pair.mask == PAIR_X2_MASK && x->pair.uniform;
+    if (!x2 || p->axes != 2 || x->vec != 1 || x->g.s.w != 1)
+        return PAIR_SRC_F32;
+    return x->dt == ACL_FLOAT16 ? PAIR_SRC_F16 : x->dt == ACL_BF16 ? PAIR_SRC_BF16 : PAIR_SRC_F32;
 }
 
 /* Row y's W pass is pair_pass's: the plan took the W taps and the row sums 1 to 4 sources. */
@@ -1293,6 +1333,7 @@ int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out,
         return snprintf(msg, cap, "the interpolation weights were not booked"), EMU_KERNEL_ERR_INNER;
     if (x.vec == 1 && p->axis[UPSAMPLE_W].out >= p->axis[UPSAMPLE_W].in)
         x.pair = pair_taps(&x.tw, p->axis[UPSAMPLE_W].in);
+    x.pair_src = pair_source(&x, p);
     x.hslots = h_slots(x.th.taps);
     x.dslots = d_slots(p, p->axes == 3 ? x.td.taps : 1);
     size_t sizes[7];

@@ -125,6 +125,24 @@ def test_x2_upscale_rows_of_one_weight_each(rng, w, dtype):
             np.testing.assert_array_equal(out, run_nchw(g32, (h, w), False, sh, sw).astype(dtype))
 
 
+@pytest.mark.parametrize("dtype", dtypes(), ids=lambda d: np.dtype(d).name)
+def test_x2_upscale_of_strided_rows(rng, dtype):
+    """The x2 pass reads half-type gradOut rows in place when each row is contiguous, whatever the row, channel
+    and batch strides: padded rows and every other channel give the bits of a contiguous copy; columns apart
+    (every other one) take the converted rows instead, with the same bits again."""
+    big = rng.standard_normal((3, 6, 14, 2 * 2 * 40 + 6)).astype(dtype)
+    for g in (big[::2, ::2, 1:13, 3 : 3 + 2 * 40], big[:2, 1:4, :12, : 4 * 40 : 2]):
+        assert not g.flags.c_contiguous
+        out = run_nchw(g, (6, 40), False)
+        np.testing.assert_array_equal(out, run_nchw(np.ascontiguousarray(g), (6, 40), False))
+        g32 = g.astype(np.float32)
+        if dtype is np.float32:
+            ref = upsample_bilinear2d_backward(g32.astype(np.float64), (6, 40), False, 0.0, 0.0)
+            assert rel_err(out, ref) <= 1e-5
+        else:
+            np.testing.assert_array_equal(out, run_nchw(g32, (6, 40), False).astype(dtype))
+
+
 X2_BITS_SCRIPT = """
 import hashlib, numpy as np, aclnn_emu as ae
 dts = [np.float32, np.float16]
