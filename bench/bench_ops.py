@@ -175,6 +175,7 @@ class Workload:
     peer_name: str = ""
     moved: int = 0  # bytes a pass must move (0: not a bandwidth workload)
     keep: list = field(default_factory=list)  # handles to close afterwards
+    array_input: np.ndarray | None = None  # the array API's largest input (its page size is reported)
 
     def close(self) -> None:
         for x in self.keep[::-1]:
@@ -203,6 +204,7 @@ def upsample(name: str) -> Workload:
         array=lambda: aclnn_emu.upsample_bilinear2d_backward_v2(g, (oh, ow), out_shape, p.align, format=fmt),
         moved=g.nbytes + int(np.prod(out_shape)) * dt.itemsize,
         keep=keep,
+        array_input=g,
     )
     if torch is not None:
         tdt = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}[p.dtype]
@@ -441,6 +443,8 @@ def measure(name: str, repeat: int, rounds: int) -> dict:
                      ours_rounds_s=runs["ours"], copy_rounds_GBps=runs["copy"])  # fmt: skip
     if runs["array"]:
         row.update(ours_array_s=med(runs["array"]), faults_per_call=med(runs["faults"]))
+        if wl.array_input is not None:
+            row["array_input_huge_fraction"] = huge_page_fraction(wl.array_input)
     if wl.moved:
         fractions = [wl.moved / t / 1e9 / bw for t, bw in zip(runs["ours"], runs["copy"])]
         row.update(bandwidth_GBps=wl.moved / row["ours_s"] / 1e9, copy_fraction=med(fractions))
@@ -452,6 +456,28 @@ def measure(name: str, repeat: int, rounds: int) -> dict:
         if runs["array"]:
             row["array_ratio"] = med([pt / at for pt, at in zip(runs["peer"], runs["array"])])
     return row
+
+
+def huge_page_fraction(a: np.ndarray) -> float | None:
+    """The share of a's bytes the kernel backs with transparent huge pages (None: not Linux).
+
+    The device path's tensors are on huge pages (aclrtMalloc asks for them); a numpy array gets them or not
+    by the system's state when it was made. (numpy's madvise splits an array's mapping: its first page is a
+    mapping of its own, so every mapping the array overlaps is counted.)"""
+    try:
+        lines = Path("/proc/self/smaps").read_text().splitlines()
+    except OSError:
+        return None
+    start = a.__array_interface__["data"][0]
+    end, huge, overlap = start + a.nbytes, 0, 0
+    for line in lines:
+        head = line.split(maxsplit=1)[0] if line else ""
+        if "-" in head and not head.endswith(":"):
+            lo, hi = (int(v, 16) for v in head.split("-"))
+            overlap = max(0, min(hi, end) - max(lo, start))
+        elif overlap and head == "AnonHugePages:":
+            huge += min(overlap, int(line.split()[1]) * 1024)
+    return huge / a.nbytes if a.nbytes else None
 
 
 _COPY_ARRAYS: list[np.ndarray] = []
@@ -558,6 +584,9 @@ def main() -> int:
             if "array_copy_fraction" in row:
                 line += f" ({100 * row['array_copy_fraction']:.0f}%)"
             line += f", {row['faults_per_call']:.0f} faults/call"
+            huge = row.get("array_input_huge_fraction")
+            if huge is not None and huge < 0.5:
+                line += f", input {100 * huge:.0f}% on huge pages"
         if "peer_s" in row:
             line += f"  | {row['peer']} {unit[0] * row['peer_s']:.1f} {unit[1]}  ratio {row['ratio']:.1f}x"
             if "array_ratio" in row:

@@ -9,6 +9,7 @@
 # not simulated: the counts show reuse and capacity, not latency.
 #
 #   bash bench/cachegrind.sh [LIBDIR] [N C H W OH OW [ALIGN]]   (default: U1)
+#   AB_DTYPE=float16 bash bench/cachegrind.sh ...                 (U5: float16 tensors)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 libdir=${1:-$(python -c 'import aclnn_emu, pathlib; print(pathlib.Path(aclnn_emu.__file__).parent / "lib")' 2>/dev/null || true)}
