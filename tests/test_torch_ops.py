@@ -82,6 +82,7 @@ def test_the_onnx_op_and_the_v1_backward_are_ops_too():
                                                                              0.0))  # fmt: skip
 
 
+@pytest.mark.filterwarnings("ignore:Input #0 requires gradient and is not a double precision:UserWarning")
 def test_gradcheck_in_float32():
     # CANN's kernels compute in float32: gradcheck's finite differences need float32 tolerances.
     x = torch.randn(1, 2, 5, 6, requires_grad=True)
