@@ -871,14 +871,20 @@ typedef struct row_source {
     int64_t oh;      /* the D pass: the gradOut row of each slice it sums */
 } row_source;
 
+/* H source k's weight, and its gradOut row's element offset (2 axes). */
+EMU_HOT_INLINE int64_t h_offset(const row_source *r, int64_t k, float *w)
+{
+    *w = r->wt[k * r->in + r->idx];
+    return r->g_off + (r->first + k) * r->x->g.s.h;
+}
+
 EMU_HOT_INLINE const float *h_source(const void *ctx, int64_t k, float *w)
 {
     const row_source *r = ctx;
-    const int64_t oh = r->first + k;
-    *w = r->wt[k * r->in + r->idx];
+    const int64_t oh = r->first + k, off = h_offset(r, k, w);
     if (r->x->p->axes == 3)
         return r->sc->slice + oh * r->x->p->axis[UPSAMPLE_W].out * r->x->vec;
-    return grad_row(r->x, r->sc, r->g_off + oh * r->x->g.s.h, 0, oh);
+    return grad_row(r->x, r->sc, off, 0, oh);
 }
 
 /* D pass source k: gradOut row oh (in g_off) of slice od = first + k. */
@@ -986,12 +992,10 @@ EMU_HOT static void pair_row(const upsample_ctx *x, upsample_scratch *sc, int64_
     float hw[4];
     const int src = count == 4 ? x->pair_src : PAIR_SRC_F32;
     for (int64_t k = 0; k < count; k++) {
-        if (src != PAIR_SRC_F32) { /* in place */
-            rows[k] = x->g.base + (size_t)(g_plane + (hs.first + k) * x->g.s.h) * x->item;
-            hw[k] = x->th.wt[k * hs.in + y];
-        } else {
+        if (src == PAIR_SRC_F32)
             rows[k] = h_source(&hs, k, &hw[k]);
-        }
+        else /* half-type rows in place */
+            rows[k] = x->g.base + (size_t)h_offset(&hs, k, &hw[k]) * x->item;
     }
     float *dst = x->o.direct && !x->stream ? (float *)x->o.base + o_row : sc->res;
     pair_pass(&x->pair, dst, sc->acc, rows, src, hw, count, len, w, f);
