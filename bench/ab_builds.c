@@ -15,6 +15,7 @@
  *   ./ab_builds nearest N C H W OH OW 0 CALLS before.so after.so        (aclnnUpsampleNearest2dBackward)
  *   AB_GRAD_OFFSET=16 AB_OUT_OFFSET=16 ./ab_builds ...  (16 bytes past a cache line, as large numpy arrays are)
  *   AB_DTYPE=float16 ./ab_builds ...                      (both tensors FLOAT16, U5's; default FLOAT)
+ *   AB_DTYPE=bfloat16 ./ab_builds ...                     (both tensors BF16; the 2d mode runs V2)
  *
  * The resize mode runs the forward from an N C H W input to N C OH OW; the
  * nearest mode the 2-D nearest backward (both ignore ALIGN). Prints per build
@@ -94,6 +95,14 @@ static uint16_t half_bits(float x)
     return (uint16_t)(exp < 113 ? sign : sign | (exp - 112) << 10 | (b >> 13 & 0x3ffu));
 }
 
+/* x as bfloat16 bits, truncated (the top half of its float32 bits). */
+static uint16_t bf16_bits(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    return (uint16_t)(b >> 16);
+}
+
 static int by_value(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -139,8 +148,9 @@ int main(int argc, char **argv)
     const size_t grad_offset = g_env ? strtoul(g_env, NULL, 10) % 64 / 4 * 4 : 0;
     const size_t out_offset = o_env ? strtoul(o_env, NULL, 10) % 64 / 4 * 4 : 0; /* the same for out */
     const char *dt_env = getenv("AB_DTYPE");
-    const bool half = dt_env && strcmp(dt_env, "float16") == 0;
-    const aclDataType dtype = half ? ACL_FLOAT16 : ACL_FLOAT;
+    const bool bf16 = dt_env && strcmp(dt_env, "bfloat16") == 0;
+    const bool half = bf16 || (dt_env && strcmp(dt_env, "float16") == 0);
+    const aclDataType dtype = bf16 ? ACL_BF16 : half ? ACL_FLOAT16 : ACL_FLOAT;
     const size_t item = half ? 2 : 4;
     const int dims = axes + 2, first_lib = 2 * axes + 6; /* mode, N C, input and output extents, ALIGN CALLS */
     if (!axes || argc < first_lib + 1 || argc - first_lib > MAX_BUILDS) {
@@ -172,7 +182,7 @@ int main(int argc, char **argv)
     if (!host || !host16 || !builds)
         return fprintf(stderr, "out of memory\n"), 1;
     for (size_t i = 0; i < host_count; i++)
-        host[i] = (float)(i % 251) * 0.01f - 1.0f, host16[i] = half_bits(host[i]);
+        host[i] = (float)(i % 251) * 0.01f - 1.0f, host16[i] = bf16 ? bf16_bits(host[i]) : half_bits(host[i]);
     const void *src = half ? (const void *)host16 : (const void *)host;
     const aclFormat fmt = axes == 1 ? ACL_FORMAT_NCL : axes == 2 ? ACL_FORMAT_NCHW : ACL_FORMAT_NCDHW;
     const int nb = argc - first_lib;
@@ -192,8 +202,11 @@ int main(int argc, char **argv)
         b->float_array = (__typeof__(b->float_array))need(lib, b->path, "aclCreateFloatArray");
         b->ws1 = (__typeof__(b->ws1))need(lib, b->path, "aclnnUpsampleLinear1dBackwardGetWorkspaceSize");
         b->run1 = (__typeof__(b->run1))need(lib, b->path, "aclnnUpsampleLinear1dBackward");
-        b->ws2 = (__typeof__(b->ws2))need(lib, b->path, "aclnnUpsampleBilinear2dBackwardGetWorkspaceSize");
-        b->run2 = (__typeof__(b->run2))need(lib, b->path, "aclnnUpsampleBilinear2dBackward");
+        /* bfloat16: V2, the 2-D backward that takes it (V1's signature) */
+        b->ws2 = (__typeof__(b->ws2))need(lib, b->path, bf16 ? "aclnnUpsampleBilinear2dBackwardV2GetWorkspaceSize"
+                                                             : "aclnnUpsampleBilinear2dBackwardGetWorkspaceSize");
+        b->run2 = (__typeof__(b->run2))need(lib, b->path, bf16 ? "aclnnUpsampleBilinear2dBackwardV2"
+                                                               : "aclnnUpsampleBilinear2dBackward");
         b->ws3 = (__typeof__(b->ws3))need(lib, b->path, "aclnnUpsampleTrilinear3dBackwardGetWorkspaceSize");
         b->run3 = (__typeof__(b->run3))need(lib, b->path, "aclnnUpsampleTrilinear3dBackward");
         b->ws_resize = (__typeof__(b->ws_resize))need(lib, b->path, "aclnnResizeGetWorkspaceSize");
