@@ -646,6 +646,7 @@ typedef struct pair_plan {
     int isa;
     unsigned mask;
     bool uniform; /* one weight a tap along the run: c */
+    bool fused;   /* the x2 rows of half-type gradOut fuse their exact products (pair_fusable) */
     int64_t live;
     const float *wk[5]; /* live tap i's weights, indexed by x */
     float c[5];
@@ -657,7 +658,7 @@ typedef struct pair_plan {
 
 /* AVX2: eight outputs a block; the split is two in-lane shuffles and a lane swap each, the lane shifts a
  * 128-bit swap and a byte shift each. */
-#define PAIR_ISA "avx2,f16c"
+#define PAIR_ISA "avx2,f16c,fma"
 #define PAIR_V __m256
 #define PAIR_N 8
 #define PAIR_FN(name) pair_##name##_avx2
@@ -666,6 +667,7 @@ typedef struct pair_plan {
 #define PAIR_SET1 _mm256_set1_ps
 #define PAIR_MUL _mm256_mul_ps
 #define PAIR_ADD _mm256_add_ps
+#define PAIR_FMA _mm256_fmadd_ps
 #define PAIR_LOAD_F16(p) _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(p)))
 #define PAIR_LOAD_BF16(p)                                                                                             \
     _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(p))), 16))
@@ -704,6 +706,7 @@ __attribute__((target("avx2"), always_inline)) static inline __m256 pair_prev_av
 #define PAIR_SET1 _mm512_set1_ps
 #define PAIR_MUL _mm512_mul_ps
 #define PAIR_ADD _mm512_add_ps
+#define PAIR_FMA _mm512_fmadd_ps
 #define PAIR_LOAD_F16(p) _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(p)))
 #define PAIR_LOAD_BF16(p)                                                                                             \
     _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(p))), 16))
@@ -738,19 +741,19 @@ static void pair_pass(const pair_plan *pp, float *restrict dst, float *acc, cons
                       const float *hw, int64_t m, int64_t len, int64_t w, line_feed *f)
 {
 #ifdef HAVE_PAIR_PASS
-    const bool x2 = m == 4 && pp->mask == PAIR_X2_MASK && pp->uniform;
-    if (src != PAIR_SRC_F32) /* pair_source: x2 rows only */
-        (pp->isa == PAIR_AVX512 ? src == PAIR_SRC_F16 ? pair_pass_x2_f16_avx512 : pair_pass_x2_bf16_avx512
-         : src == PAIR_SRC_F16  ? pair_pass_x2_f16_avx2
-                                : pair_pass_x2_bf16_avx2)(dst, acc, rows, hw, len, pp, w, f);
-    else if (pp->isa == PAIR_AVX512 && x2)
-        pair_pass_x2_avx512(dst, acc, rows, hw, len, pp, w, f);
-    else if (pp->isa == PAIR_AVX512)
-        pair_pass_any_avx512(dst, acc, rows, hw, m, len, pp, w, f);
-    else if (x2)
-        pair_pass_x2_avx2(dst, acc, rows, hw, len, pp, w, f);
+    typedef void (*pass_fn)(float *restrict, float *, const void *const *, const float *, int64_t, int64_t,
+                            const pair_plan *, int64_t, line_feed *);
+    /* [AVX-512][fused][enum pair_src] */
+    static const pass_fn x2_pass[2][2][3] = {
+        {{pair_pass_x2_avx2, pair_pass_x2_f16_avx2, pair_pass_x2_bf16_avx2},
+         {pair_pass_x2_avx2, pair_pass_x2_f16_fused_avx2, pair_pass_x2_bf16_fused_avx2}},
+        {{pair_pass_x2_avx512, pair_pass_x2_f16_avx512, pair_pass_x2_bf16_avx512},
+         {pair_pass_x2_avx512, pair_pass_x2_f16_fused_avx512, pair_pass_x2_bf16_fused_avx512}}};
+    const int wide = pp->isa == PAIR_AVX512;
+    if (m == 4 && pp->mask == PAIR_X2_MASK && pp->uniform) /* half-type rows are these (pair_source) */
+        x2_pass[wide][pp->fused][src](dst, acc, rows, hw, m, len, pp, w, f);
     else
-        pair_pass_any_avx2(dst, acc, rows, hw, m, len, pp, w, f);
+        (wide ? pair_pass_any_avx512 : pair_pass_any_avx2)(dst, acc, rows, hw, m, len, pp, w, f);
     for (int64_t c = 2 * w; c < len; c++)
         acc[c] = pair_hsum_at(rows, src, hw, m, len, c);
 #else
@@ -1020,6 +1023,42 @@ static int pair_source(const upsample_ctx *x, const upsample_plan *p)
     if (!x2 || p->axes != 2 || x->vec != 1 || x->g.s.w != 1)
         return PAIR_SRC_F32;
     return x->dt == ACL_FLOAT16 ? PAIR_SRC_F16 : x->dt == ACL_BF16 ? PAIR_SRC_BF16 : PAIR_SRC_F32;
+}
+
+/* A weight whose products with the values pair_fusable admits are exact in float32: 0 or a power of two in
+ * [2^-8, 1]. */
+static bool exact_weight(float w)
+{
+    int e;
+    return w == 0.0f || (w >= 0x1p-8f && w <= 1.0f && frexpf(w, &e) == 0.5f);
+}
+
+/* A weight in [0, 1] that is a multiple of 2^-8. */
+static bool grid_weight(float w)
+{
+    return w >= 0.0f && w <= 1.0f && w * 256.0f == nearbyintf(w * 256.0f);
+}
+
+/* Whether the x2 rows' half-type passes may fuse a product with the addition after it (PAIR_FMA: one rounding
+ * instead of two), which gives the bits of the two operations exactly when the product needs no rounding. Their
+ * products: row weights times gradOut values, float16 (multiples of 2^-24) or bfloat16 (of 2^-133), and W tap
+ * weights times H sums. With every row weight a multiple of 2^-8, every H sum is a multiple of 2^-141, and an
+ * exact_weight times such a multiple is one of 2^-149 at least, float32's finest step, and as wide as the value:
+ * exact. Checked once a call: the taps of the rows that sum four sources, and the run's first and last taps. */
+static bool pair_fusable(const upsample_ctx *x, const upsample_plan *p)
+{
+    const pair_plan *pp = &x->pair;
+    if (x->pair_src == PAIR_SRC_F32 || !exact_weight(pp->c[0]) || !exact_weight(pp->c[3]))
+        return false;
+    const int64_t in = p->axis[UPSAMPLE_H].in;
+    for (int64_t y = 0; y < in; y++) {
+        if (x->th.count[y] != 4)
+            continue;
+        const float *wt = x->th.wt + y; /* source k's weight at wt[k * in] */
+        if (!exact_weight(wt[0]) || !grid_weight(wt[in]) || !grid_weight(wt[2 * in]) || !exact_weight(wt[3 * in]))
+            return false;
+    }
+    return true;
 }
 
 /* Row y's W pass is pair_pass's: the plan took the W taps and the row sums 1 to 4 sources. */
@@ -1338,6 +1377,7 @@ int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out,
     if (x.vec == 1 && p->axis[UPSAMPLE_W].out >= p->axis[UPSAMPLE_W].in)
         x.pair = pair_taps(&x.tw, p->axis[UPSAMPLE_W].in);
     x.pair_src = pair_source(&x, p);
+    x.pair.fused = pair_fusable(&x, p);
     x.hslots = h_slots(x.th.taps);
     x.dslots = d_slots(p, p->axes == 3 ? x.td.taps : 1);
     size_t sizes[7];

@@ -125,6 +125,19 @@ def test_x2_upscale_rows_of_one_weight_each(rng, w, dtype):
             np.testing.assert_array_equal(out, run_nchw(g32, (h, w), False, sh, sw).astype(dtype))
 
 
+@pytest.mark.parametrize("oh, h, scale", [(20, 8, 1.0), (36, 16, 1.0), (15, 6, 1.0), (12, 6, 2.0**-124)])
+@pytest.mark.parametrize("dtype", dtypes()[1:], ids=lambda d: np.dtype(d).name)
+def test_x2_pass_fuses_exact_products_only(rng, oh, h, scale, dtype):
+    """Half-type x2 rows add their products of weight 1/4 to the sums after them in one rounding (fused
+    multiply-add), which gives the two operations' bits only where those products are exact. H x2.25 and x2.5
+    have rows of four sources whose weights (ninths, fifths) are not powers of two: their products round, and
+    must not be fused. H x2 fuses, also where bfloat16's values are so small that the sums are subnormal floats
+    (the products stay exact). Either way the values are the float32 path's rounded once."""
+    g = (rng.standard_normal((2, 8, oh, 512)) * scale).astype(dtype)
+    out = run_nchw(g, (h, 256), False)
+    np.testing.assert_array_equal(out, run_nchw(g.astype(np.float32), (h, 256), False).astype(dtype))
+
+
 @pytest.mark.parametrize("dtype", dtypes(), ids=lambda d: np.dtype(d).name)
 def test_x2_upscale_of_strided_rows(rng, dtype):
     """The x2 pass reads half-type gradOut rows in place when each row is contiguous, whatever the row, channel
