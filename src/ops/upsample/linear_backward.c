@@ -252,6 +252,7 @@ static bool taps_build(axis_taps *t, const upsample_plan *p, int axis)
 typedef struct line_feed {
     uintptr_t next, end, stride;
     int64_t streams, per_block;
+    bool l1; /* into L1 (PREFETCH_TO_L1), else into L2 */
 } line_feed;
 
 #define COMBINE_BLOCK 64
@@ -263,8 +264,12 @@ static inline void feed_lines_n(line_feed *f, int64_t n)
         return;
     const uintptr_t span = (uintptr_t)n * 64, stop = f->end - f->next > span ? f->next + span : f->end;
     for (int64_t k = 0; k < f->streams; k++)
-        for (uintptr_t a = f->next + (uintptr_t)k * f->stride, b = stop + (uintptr_t)k * f->stride; a < b; a += 64)
-            PREFETCH_TO_L2((const void *)a);
+        for (uintptr_t a = f->next + (uintptr_t)k * f->stride, b = stop + (uintptr_t)k * f->stride; a < b; a += 64) {
+            if (f->l1)
+                PREFETCH_TO_L1((const void *)a);
+            else
+                PREFETCH_TO_L2((const void *)a);
+        }
     f->next = stop;
 }
 
@@ -280,7 +285,7 @@ static inline void feed_lines(line_feed *f)
 EMU_HOT_INLINE line_feed feed_start(const char *from, const char *to, uintptr_t stride, int64_t streams,
                                     int64_t passes, int64_t len)
 {
-    line_feed f = {(uintptr_t)from & ~(uintptr_t)63, (uintptr_t)to, stride, streams, 0};
+    line_feed f = {(uintptr_t)from & ~(uintptr_t)63, (uintptr_t)to, stride, streams, 0, false};
     if (streams <= 0 || f.next >= f.end)
         return f;
     const int64_t lines = (int64_t)((f.end - f.next + 63) / 64), burst = PREFETCH_BURST_LINES / streams;
@@ -928,13 +933,13 @@ EMU_HOT_INLINE line_feed *row_feed(const upsample_ctx *x, int64_t g_plane, int64
     const uintptr_t stride = packed ? 0 : (size_t)x->g.s.h * x->item;
     if (paired) {
         const int64_t feeds = w / PAIR_FEED_OUTPUTS > 0 ? w / PAIR_FEED_OUTPUTS : 1;
-        *feed = (line_feed){start, stop, stride, streams, (lines + feeds - 1) / feeds};
+        *feed = (line_feed){start, stop, stride, streams, (lines + feeds - 1) / feeds, x->pair_src != PAIR_SRC_F32};
         return feed;
     }
     const int64_t burst = PREFETCH_BURST_LINES / streams, tail = lines * 3 / 4 < burst ? lines * 3 / 4 : burst;
     const uintptr_t split = start + (uintptr_t)(lines - tail) * 64;
     *feed = feed_start((const char *)start, (const char *)split, stride, streams, (x->th.count[y] + 3) / 4, len);
-    *w_feed = (line_feed){split, stop, stride, streams, tail};
+    *w_feed = (line_feed){split, stop, stride, streams, tail, false};
     return feed;
 }
 
@@ -1234,7 +1239,7 @@ EMU_HOT static void volume_slice(const upsample_ctx *x, upsample_scratch *sc, in
             const char *row =
                 x->g.base + (size_t)(ds.g_off + (ds.first + fresh) * x->g_sd + (oh + ahead) * x->g.s.h) * x->item;
             line_feed rows = {(uintptr_t)row & ~(uintptr_t)63, (uintptr_t)(row + len * (int64_t)x->item),
-                              (uintptr_t)x->g_sd * x->item, x->td.count[z] - fresh, 0};
+                              (uintptr_t)x->g_sd * x->item, x->td.count[z] - fresh, 0, false};
             feed_lines_n(&rows, (len * (int64_t)x->item + 127) / 64);
         }
         ds.oh = oh;
@@ -1378,6 +1383,8 @@ int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out,
         x.pair = pair_taps(&x.tw, p->axis[UPSAMPLE_W].in);
     x.pair_src = pair_source(&x, p);
     x.pair.fused = pair_fusable(&x, p);
+    if (x.pair_src != PAIR_SRC_F32 && fresh > 0) /* its rows' feeds go to L1 (row_feed), nearer */
+        x.ahead = (PREFETCH_L1_AHEAD_BYTES + fresh - 1) / fresh;
     x.hslots = h_slots(x.th.taps);
     x.dslots = d_slots(p, p->axes == 3 ? x.td.taps : 1);
     size_t sizes[7];
