@@ -22,7 +22,9 @@ dtype). A tensor's ``layout`` is a format name or ``"format"``
 ``dtype`` is what a list becomes: a numpy name or ``like:<param>``. An
 ``out``'s ``shape`` is a Python expression over the converted arguments
 (``fmt`` is the format) and its ``dtype`` names the input it follows, or is an expression (with a
-call, e.g. ``_promoted(input, other)``).
+call, e.g. ``_promoted(input, other)``). ``"memory_bound": true`` marks an operator whose time follows
+the bytes of its tensors (nearest, linear, their backward, elementwise): its array-level calls run on the
+calling thread up to a larger size (see aclnn_emu.ops._Call.run).
 """
 
 from __future__ import annotations
@@ -219,7 +221,8 @@ def module(descriptions: list[dict[str, Any]]) -> str:
     table, blocks, names = [], [], []
     for d in sorted(descriptions, key=lambda d: d["function"]):
         op = "_" + d["function"].upper()
-        table.append(f'{op} = _Operator("{d["api"]}")')
+        bound = ", memory_bound=True" if d.get("memory_bound") else ""
+        table.append(f'{op} = _Operator("{d["api"]}"{bound})')
         blocks += [_array_function(d, op), _handle_function(d, op)]
         names += [d["function"], d["function"] + "_get_workspace_size"]
     blocks.append("__all__ = [\n" + "".join(f'    "{n}",\n' for n in sorted(names)) + "]")

@@ -155,6 +155,38 @@ def test_pooled_sizes_default_to_grad_output():
     np.testing.assert_array_equal(a, b)
 
 
+def test_memory_bound_calls_run_on_the_calling_thread_up_to_a_larger_size(monkeypatch):
+    """Array-level calls above 256 KiB run on the stream's worker while Python waits in slices (Ctrl-C gets
+    through); a memory-bound operator's (its description says so) up to 256 MiB run blocking, as small ones
+    do, without the two thread hand-offs. Seen in the launch mode each call asks for."""
+    from aclnn_emu import ops
+
+    modes = []
+
+    class Recorder:
+        def __getattr__(self, name):
+            f = getattr(lib, name)
+            if name != "aclnnEmuSetLaunchMode":
+                return f
+            return lambda mode: modes.append(mode) or f(mode)
+
+    monkeypatch.setattr(ops, "lib", Recorder())
+    blocking = lib.ACLNN_EMU_LAUNCH_BLOCKING
+
+    def launched_blocking(call):
+        modes.clear()
+        call()
+        return bool(modes) and all(m & blocking for m in modes)
+
+    assert ops._Operator("aclnnUpsampleBilinear2dBackwardV2").memory_bound is False  # the default
+    g = np.ones((2, 8, 64, 64), np.float32)  # 256 KiB, and 1 MiB out: past the small calls' limit
+    assert launched_blocking(lambda: aclnn_emu.upsample_bilinear2d(g, (128, 128)))
+    assert launched_blocking(lambda: aclnn_emu.add(g, g))
+    boxes = np.array([[0, 0, 0, 60, 60]] * 64, np.float32)
+    grad = np.ones((64, 8, 7, 7), np.float32)
+    assert not launched_blocking(lambda: aclnn_emu.roi_align_v2_backward(grad, boxes, (2, 8, 64, 64), 7, 7, 1.0, 2))
+
+
 def test_runs_on_a_given_stream_and_from_threads():
     import threading
 
