@@ -170,7 +170,7 @@ const emu_caches *emu_machine_caches(void);
  * environment's ACLNN_EMU_MAX_CPU_ISA ("avx2" or "baseline"; read once), as oneDNN's ONEDNN_MAX_CPU_ISA caps
  * its own. Results are the same on every set (tests compare them); the cap lets a machine run the paths of a
  * smaller one. The compiler's clones (EMU_HOT) follow the CPU alone; builds without them (clang with
- * sanitizers) take the baseline. EMU_ISA_AVX2 includes F16C and FMA. */
+ * sanitizers) take the baseline. EMU_ISA_AVX2 includes F16C and FMA, EMU_ISA_AVX512 F and BW. */
 typedef enum emu_isa { EMU_ISA_BASELINE, EMU_ISA_AVX2, EMU_ISA_AVX512 } emu_isa;
 emu_isa emu_cpu_isa(void);
 

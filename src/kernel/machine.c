@@ -109,11 +109,13 @@ static void read_isa(void)
     emu_isa best = EMU_ISA_BASELINE;
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(ACLNN_EMU_NO_CLONES)
     /* __builtin_cpu_supports also asks the OS whether it saves the registers (XCR0). The AVX2 set includes F16C
-     * and FMA (every AVX2 CPU has both; the float16 paths and the x2 pass's fused taps take them). */
+     * and FMA (every AVX2 CPU has both; the float16 paths and the x2 pass's fused taps take them), the AVX-512
+     * set BW (every AVX-512 CPU but Xeon Phi has it; the x2 pass widens bfloat16 with a word permute). */
     unsigned a, b, c, d;
     const bool f16c = __get_cpuid(1, &a, &b, &c, &d) && ((c >> 29) & 1);
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c)
-        best = __builtin_cpu_supports("avx512f") ? EMU_ISA_AVX512 : EMU_ISA_AVX2;
+        best = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") ? EMU_ISA_AVX512
+                                                                                         : EMU_ISA_AVX2;
 #endif
     /* Case as the user likes; "avx512" (or anything else) caps nothing: a cap can only lower the set. */
     const char *cap = getenv("ACLNN_EMU_MAX_CPU_ISA");
