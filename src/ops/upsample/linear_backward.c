@@ -613,7 +613,8 @@ EMU_HOT static void gather_w_sub8(float *restrict dst, const float *restrict acc
  * 0.0f start is left out (it turns a -0.0 column into +0.0, which no W sum, each starting from 0.0f too,
  * tells apart), and a W sum adds its taps to +0.0f in order instead of adding +0.0f to their sum (the same
  * bits: they differ only in a zero's sign, which the final +0.0f settles the same way). Float16 and bfloat16
- * rows of an x2 upscale's interior are read in place and widened in the registers (pair_source). */
+ * rows of an x2 upscale's interior are read in place and widened in the registers (pair_source), and add
+ * their exact products in one rounding with the sums after them (pair_fusable): the same bits again. */
 
 /* pair_pass feeds its prefetches (line_feed) once every this many outputs. */
 #define PAIR_FEED_OUTPUTS 32
