@@ -623,6 +623,25 @@ EMU_HOT static void gather_w_sub8(float *restrict dst, const float *restrict acc
  * gradOut rows read in place. */
 enum pair_src { PAIR_SRC_F32, PAIR_SRC_F16, PAIR_SRC_BF16 };
 
+/* An x2 upscale's interior rows (align_corners false): four rows, the taps at d = -1 .. 2, one weight each. */
+#define PAIR_X2_MASK 0x1eu
+
+/* pair_pass's plan, made once a call (pair_taps): the instruction set (enum pair_isa below; PAIR_NONE: W passes
+ * are not pair_pass's), the live taps' column offsets (mask: bit d + 2 for column 2x + d) and weights. */
+typedef struct pair_plan {
+    int isa;
+    unsigned mask;
+    bool uniform; /* one weight a tap along the run: c */
+    bool fused;   /* the x2 rows of half-type gradOut fuse their exact products (pair_fusable) */
+    int64_t live;
+    const float *wk[5]; /* live tap i's weights, indexed by x */
+    float c[5];
+} pair_plan;
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(ACLNN_EMU_NO_CLONES)
+#include <immintrin.h>
+#define HAVE_PAIR_PASS 1
+
 /* The H sum of column c of the m <= 4 rows (0.0f outside [0, len)): combine_span's lane, without its start. */
 static inline float pair_hsum_at(const void *const *rows, int src, const float *hw, int64_t m, int64_t len, int64_t c)
 {
@@ -642,25 +661,6 @@ static inline float pair_hsum_at(const void *const *rows, int src, const float *
     default: return hw[0] * v[0] + hw[1] * v[1] + (hw[2] * v[2] + hw[3] * v[3]);
     }
 }
-
-/* An x2 upscale's interior rows (align_corners false): four rows, the taps at d = -1 .. 2, one weight each. */
-#define PAIR_X2_MASK 0x1eu
-
-/* pair_pass's plan, made once a call (pair_taps): the instruction set (enum pair_isa below; PAIR_NONE: W passes
- * are not pair_pass's), the live taps' column offsets (mask: bit d + 2 for column 2x + d) and weights. */
-typedef struct pair_plan {
-    int isa;
-    unsigned mask;
-    bool uniform; /* one weight a tap along the run: c */
-    bool fused;   /* the x2 rows of half-type gradOut fuse their exact products (pair_fusable) */
-    int64_t live;
-    const float *wk[5]; /* live tap i's weights, indexed by x */
-    float c[5];
-} pair_plan;
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(ACLNN_EMU_NO_CLONES)
-#include <immintrin.h>
-#define HAVE_PAIR_PASS 1
 
 /* AVX2: eight outputs a block; the split is two in-lane shuffles and a lane swap each, the lane shifts a
  * 128-bit swap and a byte shift each. */
