@@ -817,6 +817,7 @@ typedef struct upsample_ctx {
     int nonfinite;    /* a row came out NaN or infinite: gradOut holds such values (see cube.c) */
     pair_plan pair;   /* the W pass is pair_pass's unless pair.isa is PAIR_NONE (for rows of 1 to 4 sources) */
     int pair_src;     /* enum pair_src: pair_pass's x2 rows (four sources) read half-type gradOut rows in place */
+    bool feed_l1;     /* the paired rows' prefetches go to L1, PREFETCH_L1_AHEAD_BYTES ahead (half-type rows) */
 } upsample_ctx;
 
 /* Per-thread scratch: converted gradOut rows, the (D and) H-reduced row, the output row. */
@@ -944,7 +945,7 @@ EMU_HOT_INLINE line_feed *row_feed(const upsample_ctx *x, int64_t g_plane, int64
     const uintptr_t stride = packed ? 0 : (size_t)x->g.s.h * x->item;
     if (paired) {
         const int64_t feeds = w / PAIR_FEED_OUTPUTS > 0 ? w / PAIR_FEED_OUTPUTS : 1;
-        *feed = (line_feed){start, stop, stride, streams, (lines + feeds - 1) / feeds, x->pair_src != PAIR_SRC_F32};
+        *feed = (line_feed){start, stop, stride, streams, (lines + feeds - 1) / feeds, x->feed_l1};
         return feed;
     }
     const int64_t burst = PREFETCH_BURST_LINES / streams, tail = lines * 3 / 4 < burst ? lines * 3 / 4 : burst;
@@ -1394,7 +1395,8 @@ int upsample_linear_fast_backward(const emu_view *grad_out, const emu_view *out,
         x.pair = pair_taps(&x.tw, p->axis[UPSAMPLE_W].in);
     x.pair_src = pair_source(&x, p);
     x.pair.fused = pair_fusable(&x, p);
-    if (x.pair_src != PAIR_SRC_F32 && fresh > 0) /* its rows' feeds go to L1 (row_feed), nearer */
+    x.feed_l1 = x.pair_src != PAIR_SRC_F32;
+    if (x.feed_l1 && fresh > 0)
         x.ahead = (PREFETCH_L1_AHEAD_BYTES + fresh - 1) / fresh;
     x.hslots = h_slots(x.th.taps);
     x.dslots = d_slots(p, p->axes == 3 ? x.td.taps : 1);
