@@ -753,7 +753,8 @@ __attribute__((target("avx512f"), always_inline)) static inline __m512 pair_prev
 enum pair_isa { PAIR_NONE, PAIR_AVX2, PAIR_AVX512 };
 
 /* The fused pass over R input rows (pp: the plan; R = 2: two x2 rows whose sources follow one another, rows[0 .. 5],
- * m = 4): dst[r][0, w) (the run's outputs; gather_w then writes the ends) and the acc[r] columns the ends read. */
+ * m = 4, the same weights hw): dst[r][0, w) (the run's outputs; gather_w then writes the ends) and the acc[r]
+ * columns the ends read. */
 static void pair_pass(const pair_plan *pp, float *const *dst, float *const *acc, const void *const *rows, int src,
                       const float *hw, int64_t m, int64_t len, int64_t w, line_feed *f, int R)
 {
@@ -777,7 +778,7 @@ static void pair_pass(const pair_plan *pp, float *const *dst, float *const *acc,
         (wide ? pair_pass_any_avx512 : pair_pass_any_avx2)(dst, acc, rows, hw, m, len, pp, w, f);
     for (int r = 0; r < R; r++)
         for (int64_t c = 2 * w; c < len; c++)
-            acc[r][c] = pair_hsum_at(rows + 2 * r, src, hw + 4 * r, m, len, c);
+            acc[r][c] = pair_hsum_at(rows + 2 * r, src, hw, m, len, c);
 #else
     (void)pp, (void)dst, (void)acc, (void)rows, (void)src, (void)hw, (void)m, (void)len, (void)w, (void)f, (void)R;
 #endif
@@ -1016,17 +1017,23 @@ EMU_HOT static void pair_rows(const upsample_ctx *x, upsample_scratch *sc, int64
     line_feed feed, w_feed;
     line_feed *f = row_feed(x, g_plane, y, R, true, &feed, &w_feed);
     const void *rows[6]; /* row r sums rows[2r ..] (a pair's second row: the first's last two sources on) */
-    float hw[8];         /* and weighs them hw[4r ..] */
+    float hw[4];         /* with these weights (a pair's are the same) */
     const int src = count == 4 ? x->pair_src : PAIR_SRC_F32;
-    for (int r = 0; r < R; r++) {
-        const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y + r], .wt = x->th.wt,
-                               .in = p->axis[UPSAMPLE_H].in, .idx = y + r};
-        for (int64_t k = 0; k < count; k++) {
-            if (src == PAIR_SRC_F32)
-                rows[2 * r + k] = h_source(&hs, k, &hw[4 * r + k]);
-            else /* half-type rows in place */
-                rows[2 * r + k] = x->g.base + (size_t)h_offset(&hs, k, &hw[4 * r + k]) * x->item;
-        }
+    const row_source hs[2] = {
+        {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt, .in = p->axis[UPSAMPLE_H].in,
+         .idx = y},
+        {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y + R - 1], .wt = x->th.wt,
+         .in = p->axis[UPSAMPLE_H].in, .idx = y + R - 1}};
+    for (int64_t j = 0; j < count + 2 * (R - 1); j++) {
+        const row_source *h = &hs[j >= 4]; /* rows 4 and 5: the pair's second row's sources 2 and 3 */
+        const int64_t k = j >= 4 ? j - 2 : j;
+        float wk;
+        if (src == PAIR_SRC_F32)
+            rows[j] = h_source(h, k, &wk);
+        else /* half-type rows in place */
+            rows[j] = x->g.base + (size_t)h_offset(h, k, &wk) * x->item;
+        if (j < 4)
+            hw[j] = wk;
     }
     const bool direct = x->o.direct && !x->stream;
     float *dst[2] = {direct ? (float *)x->o.base + o_row : sc->res,
@@ -1174,15 +1181,22 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
 }
 
 /* Rows y and y + 1 go through pair_pass together: both are x2 rows of half-type gradOut read in place (pair_src),
- * the second's sources two rows on from the first's. Their pass is bound by its arithmetic, and a call for two
- * widens two of the six source rows once for both and sets up once: U5 float16 3.49 -> 3.37 and 3.93 -> 3.68 ms,
+ * the second's sources two rows on from the first's, with the same weights (an exact x2's interior rows). Their
+ * pass is bound by its arithmetic, and a call for two widens two of the six source rows once for both and sets up
+ * once: U5 float16 3.49 -> 3.37 and 3.93 -> 3.68 ms,
  * bfloat16 4.03 -> 3.53 and 4.71 -> 4.36 on Zen 4. (float32 rows, bound by memory, lost 5 % to the burstier
  * prefetches of two rows.) */
 EMU_HOT_INLINE bool pair_twin(const upsample_ctx *x, int64_t y)
 {
     const axis_taps *th = &x->th;
-    return x->pair_src != PAIR_SRC_F32 && th->count[y] == 4 && th->count[y + 1] == 4 &&
-           th->first[y + 1] == th->first[y] + 2;
+    const int64_t in = x->p->axis[UPSAMPLE_H].in;
+    if (x->pair_src == PAIR_SRC_F32 || th->count[y] != 4 || th->count[y + 1] != 4 ||
+        th->first[y + 1] != th->first[y] + 2)
+        return false;
+    for (int64_t k = 0; k < 4; k++)
+        if (th->wt[k * in + y] != th->wt[k * in + y + 1])
+            return false;
+    return true;
 }
 
 /* Output row y of plane `plane` (slice z with 3 axes), and row y + 1 with it when that is below `end` and the two
