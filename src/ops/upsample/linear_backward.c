@@ -965,19 +965,21 @@ EMU_HOT_INLINE line_feed *row_feed(const upsample_ctx *x, int64_t g_plane, int64
     return feed;
 }
 
-/* Output row o_row leaves its buffer dst (res or res_twin; out's row when out is float32 in place) for out; acc
- * holds its H-reduced row. A non-finite gradOut value reaches both the H-reduced row and some output row (Inf
- * times any weight is non-finite), so rows tell without another pass over gradOut: the streamed copy and the
- * half-type stores check what they move, else the shorter of the two rows is checked in L1. */
-EMU_HOT_INLINE void row_out(const upsample_ctx *x, const float *dst, const float *acc, int64_t o_row)
+/* Output row o_row (and the n - 1 after it, which follow it in dst and in out; n > 1 only when out_w >= w) leaves
+ * its buffer dst (res or res_twin; out's row when out is float32 in place) for out; acc holds its H-reduced row.
+ * A non-finite gradOut value reaches both the H-reduced row and some output row (Inf times any weight is
+ * non-finite), so rows tell without another pass over gradOut: the streamed copy and the half-type stores check
+ * what they move, else the shorter of the two rows is checked in L1. */
+EMU_HOT_INLINE void row_out(const upsample_ctx *x, const float *dst, const float *acc, int64_t o_row,
+                            int64_t n)
 {
     const upsample_plan *p = x->p;
     const int64_t vec = x->vec, ow = p->axis[UPSAMPLE_W].out, w = p->axis[UPSAMPLE_W].in;
     bool finite;
     if (x->o.direct && x->stream) {
-        finite = emu_copy_f32_finite((float *)x->o.base + o_row, dst, w * vec);
+        finite = emu_copy_f32_finite((float *)x->o.base + o_row, dst, n * w * vec);
     } else if (!x->o.direct && ow >= w) {
-        finite = emu_store_row_finite(x->o.base + (size_t)o_row * x->item, x->dt, dst, w, vec, x->o.s.w,
+        finite = emu_store_row_finite(x->o.base + (size_t)o_row * x->item, x->dt, dst, n * w, vec, x->o.s.w,
                                       x->o.lane);
     } else {
         finite = emu_row_finite(ow < w ? acc : dst, (ow < w ? ow : w) * vec);
@@ -1019,21 +1021,18 @@ EMU_HOT static void pair_rows(const upsample_ctx *x, upsample_scratch *sc, int64
     const void *rows[6]; /* row r sums rows[2r ..] (a pair's second row: the first's last two sources on) */
     float hw[4];         /* with these weights (a pair's are the same) */
     const int src = count == 4 ? x->pair_src : PAIR_SRC_F32;
-    const row_source hs[2] = {
-        {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt, .in = p->axis[UPSAMPLE_H].in,
-         .idx = y},
-        {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y + R - 1], .wt = x->th.wt,
-         .in = p->axis[UPSAMPLE_H].in, .idx = y + R - 1}};
-    for (int64_t j = 0; j < count + 2 * (R - 1); j++) {
-        const row_source *h = &hs[j >= 4]; /* rows 4 and 5: the pair's second row's sources 2 and 3 */
-        const int64_t k = j >= 4 ? j - 2 : j;
-        float wk;
-        if (src == PAIR_SRC_F32)
-            rows[j] = h_source(h, k, &wk);
-        else /* half-type rows in place */
-            rows[j] = x->g.base + (size_t)h_offset(h, k, &wk) * x->item;
-        if (j < 4)
-            hw[j] = wk;
+    const row_source hs = {.x = x, .sc = sc, .g_off = g_plane, .first = x->th.first[y], .wt = x->th.wt,
+                           .in = p->axis[UPSAMPLE_H].in, .idx = y};
+    if (src == PAIR_SRC_F32) { /* one output row: pairs are half-type rows (pair_twin) */
+        for (int64_t k = 0; k < count; k++)
+            rows[k] = h_source(&hs, k, &hw[k]);
+    } else { /* half-type rows in place: gradOut rows first[y] on */
+        const char *row = x->g.base + (size_t)h_offset(&hs, 0, &hw[0]) * x->item;
+        const size_t step = (size_t)x->g.s.h * x->item;
+        for (int64_t j = 0; j < 2 * R + 2; j++)
+            rows[j] = row + j * step;
+        for (int64_t k = 1; k < 4; k++)
+            (void)h_offset(&hs, k, &hw[k]);
     }
     const bool direct = x->o.direct && !x->stream;
     float *dst[2] = {direct ? (float *)x->o.base + o_row : sc->res,
@@ -1043,8 +1042,11 @@ EMU_HOT static void pair_rows(const upsample_ctx *x, upsample_scratch *sc, int64
     for (int r = 0; r < R; r++) {
         gather_w(dst[r], acc[r], x->tw.first, x->tw.wt, w, x->tw.taps, 0, x->tw.x0);
         gather_w(dst[r], acc[r], x->tw.first, x->tw.wt, w, x->tw.taps, x->tw.x1, w);
-        row_out(x, dst[r], acc[r], o_row + r * x->o.s.h);
     }
+    /* A pair whose rows follow one another in out (and in dst: res_twin follows res) leaves in one call. */
+    const int outs = R == 2 && x->vec == 1 && x->o.s.w == 1 && x->o.s.h == w && dst[1] == dst[0] + w ? 1 : R;
+    for (int r = 0; r < outs; r++)
+        row_out(x, dst[r], acc[r], o_row + r * x->o.s.h, R / outs);
 }
 
 /* A row with one source of weight 1 (a 1-D upsample's H) is read in place, see upsample_row's step 1. */
@@ -1177,7 +1179,7 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
             }
         }
     }
-    row_out(x, dst, sc->acc, o_row);
+    row_out(x, dst, sc->acc, o_row, 1);
 }
 
 /* Rows y and y + 1 go through pair_pass together: both are x2 rows of half-type gradOut read in place (pair_src),
