@@ -138,6 +138,18 @@ def test_x2_pass_fuses_exact_products_only(rng, oh, h, scale, dtype):
     np.testing.assert_array_equal(out, run_nchw(g.astype(np.float32), (h, 256), False).astype(dtype))
 
 
+@pytest.mark.parametrize("oh, h", [(14, 6), (19, 9), (21, 11), (22, 12), (24, 12)])
+@pytest.mark.parametrize("dtype", dtypes()[1:], ids=lambda d: np.dtype(d).name)
+def test_x2_row_pairs_with_their_own_weights(rng, oh, h, dtype):
+    """Half-type x2 rows go through the pass two at a time, the second's four sources two rows on from the
+    first's, with one set of H weights. H 6 -> 14, 9 -> 19, 11 -> 21 and 12 -> 22 have such neighbours whose
+    weights differ (the rows must then go one at a time); 12 -> 24 is the exact x2 whose interior rows all
+    pair. The float32 path, which never pairs, rounded once gives the bits."""
+    g = rng.standard_normal((2, 3, oh, 2 * 40)).astype(dtype)
+    out = run_nchw(g, (h, 40), False)
+    np.testing.assert_array_equal(out, run_nchw(g.astype(np.float32), (h, 40), False).astype(dtype))
+
+
 @pytest.mark.parametrize("dtype", dtypes(), ids=lambda d: np.dtype(d).name)
 def test_x2_upscale_of_strided_rows(rng, dtype):
     """The x2 pass reads half-type gradOut rows in place when each row is contiguous, whatever the row, channel
