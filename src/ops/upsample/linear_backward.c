@@ -1032,7 +1032,7 @@ EMU_HOT static void pair_rows(const upsample_ctx *x, upsample_scratch *sc, int64
         for (int64_t j = 0; j < 2 * R + 2; j++)
             rows[j] = row + j * step;
         for (int64_t k = 1; k < 4; k++)
-            (void)h_offset(&hs, k, &hw[k]);
+            hw[k] = x->th.wt[k * hs.in + y];
     }
     const bool direct = x->o.direct && !x->stream;
     float *dst[2] = {direct ? (float *)x->o.base + o_row : sc->res,
@@ -1185,9 +1185,8 @@ EMU_HOT static void upsample_row(const upsample_ctx *x, upsample_scratch *sc, in
 /* Rows y and y + 1 go through pair_pass together: both are x2 rows of half-type gradOut read in place (pair_src),
  * the second's sources two rows on from the first's, with the same weights (an exact x2's interior rows). Their
  * pass is bound by its arithmetic, and a call for two widens two of the six source rows once for both and sets up
- * once: U5 float16 3.49 -> 3.37 and 3.93 -> 3.68 ms,
- * bfloat16 4.03 -> 3.53 and 4.71 -> 4.36 on Zen 4. (float32 rows, bound by memory, lost 5 % to the burstier
- * prefetches of two rows.) */
+ * once: U5 float16 3.49 -> 3.37 and 3.93 -> 3.68 ms, bfloat16 4.03 -> 3.53 and 4.71 -> 4.36 on Zen 4. (float32
+ * rows, bound by memory, lost 5 % to the burstier prefetches of two rows.) */
 EMU_HOT_INLINE bool pair_twin(const upsample_ctx *x, int64_t y)
 {
     const axis_taps *th = &x->th;

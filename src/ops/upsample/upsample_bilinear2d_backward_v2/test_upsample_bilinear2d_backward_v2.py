@@ -144,10 +144,13 @@ def test_x2_row_pairs_with_their_own_weights(rng, oh, h, dtype):
     """Half-type x2 rows go through the pass two at a time, the second's four sources two rows on from the
     first's, with one set of H weights. H 6 -> 14, 9 -> 19, 11 -> 21 and 12 -> 22 have such neighbours whose
     weights differ (the rows must then go one at a time); 12 -> 24 is the exact x2 whose interior rows all
-    pair. The float32 path, which never pairs, rounded once gives the bits."""
+    pair. The float32 path, which never pairs, rounded once gives the bits; the float64 model written from
+    CANN's source agrees to the output type's rounding."""
     g = rng.standard_normal((2, 3, oh, 2 * 40)).astype(dtype)
     out = run_nchw(g, (h, 40), False)
     np.testing.assert_array_equal(out, run_nchw(g.astype(np.float32), (h, 40), False).astype(dtype))
+    ref = upsample_bilinear2d_backward(g.astype(np.float64), (h, 40), False, 0.0, 0.0)
+    assert rel_err(out, ref) <= 2.0**-7
 
 
 @pytest.mark.parametrize("dtype", dtypes(), ids=lambda d: np.dtype(d).name)
